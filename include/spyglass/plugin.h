@@ -1,0 +1,96 @@
+/* Writing a plugin.
+
+   A plugin is a shared object that defines exactly one descriptor with
+   SG_PLUGIN_DEFINE.  The macro also emits an ELF note (.note.spyglass)
+   holding the ABI version, which the loader reads with libelf before it
+   dlopen()s the file, so a plugin built for another ABI is refused before
+   any of its code (even a constructor) runs.
+
+   init registers the plugin's commands, unwinders, readers and stack
+   providers, and may return state that fini receives.  A plugin keeps no
+   global mutable state: everything lives in that state, or in the ARG
+   given to each registration.  */
+#ifndef SPYGLASS_PLUGIN_H
+#define SPYGLASS_PLUGIN_H
+
+#include <spyglass/common.h>
+#include <spyglass/error.h>
+
+SG_BEGIN_DECLS
+
+/* A plugin built for ABI major M loads only into a spyglass of major M and a
+   minor at least as new as the plugin's.  Structs handed to plugins only grow
+   at the end, and the minor counts those additions.  */
+#define SG_PLUGIN_ABI_MAJOR 1
+#define SG_PLUGIN_ABI_MINOR 0
+
+/* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
+   32-bit words.  */
+#define SG_PLUGIN_NOTE_NAME "spyglass"
+#define SG_PLUGIN_NOTE_TYPE 1
+
+struct sg_plugin_info {
+	uint32_t abi_major;
+	uint32_t abi_minor;
+	const char *name;		/* unique, e.g. "libstdcxx" */
+	const char *version;		/* the plugin's own version */
+	const char *description;	/* one line */
+	/* Register handlers.  *STATE_RET (initially NULL) is passed to fini.
+	   On error, everything registered so far is removed again and the
+	   plugin is unloaded.  */
+	struct sg_error *(*init)(struct sg_session *session, void **state_ret);
+	/* May be NULL.  Called before unloading, after the plugin's handlers
+	   are unregistered.  */
+	void (*fini)(struct sg_session *session, void *state);
+};
+
+#define SG_PLUGIN_STR_(x) #x
+#define SG_PLUGIN_STR(x) SG_PLUGIN_STR_(x)
+
+#define SG_PLUGIN_ABI_NOTE(major, minor)					\
+	__asm__(".pushsection .note.spyglass,\"a\",@note\n"			\
+		".balign 4\n"							\
+		".long 9\n"		/* namesz: "spyglass\0" */		\
+		".long 8\n"		/* descsz */				\
+		".long " SG_PLUGIN_STR(SG_PLUGIN_NOTE_TYPE) "\n"		\
+		".asciz \"" SG_PLUGIN_NOTE_NAME "\"\n"				\
+		".balign 4\n"							\
+		".long " SG_PLUGIN_STR(major) "\n"				\
+		".long " SG_PLUGIN_STR(minor) "\n"				\
+		".popsection\n")
+
+/* Define the plugin's descriptor and ABI note.  Use once per plugin.  */
+#define SG_PLUGIN_DEFINE(NAME, VERSION, DESCRIPTION, INIT, FINI)		\
+	SG_PLUGIN_ABI_NOTE(SG_PLUGIN_ABI_MAJOR, SG_PLUGIN_ABI_MINOR);		\
+	SG_BEGIN_DECLS								\
+	__attribute__((visibility("default")))					\
+	extern const struct sg_plugin_info sg_plugin_info;			\
+	SG_END_DECLS								\
+	const struct sg_plugin_info sg_plugin_info = {				\
+		.abi_major = SG_PLUGIN_ABI_MAJOR,				\
+		.abi_minor = SG_PLUGIN_ABI_MINOR,				\
+		.name = NAME,							\
+		.version = VERSION,						\
+		.description = DESCRIPTION,					\
+		.init = INIT,							\
+		.fini = FINI,							\
+	}
+
+/* Load the plugin at PATH.  A name without '/' is looked for in the
+   install's plugin folder and the folders of SPYGLASS_PLUGIN_PATH, with or
+   without ".so".  */
+SG_PUBLIC struct sg_error *sg_plugin_load(struct sg_session *session, const char *path);
+
+/* Load every *.so in the install's plugin folder, then in each folder of
+   SPYGLASS_PLUGIN_PATH (colon separated).  Errors of single plugins are
+   passed to REPORT (may be NULL) and do not stop the others.  */
+SG_PUBLIC void sg_plugin_load_defaults(struct sg_session *session,
+				       void (*report)(const struct sg_error *err, void *arg),
+				       void *arg);
+
+/* Describe the loaded plugins to OUT (text or JSON).  */
+SG_PUBLIC void sg_plugin_list(struct sg_session *session, struct sg_out *out);
+
+SG_END_DECLS
+
+#endif

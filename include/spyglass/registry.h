@@ -1,0 +1,137 @@
+/* Registries of handlers that plugins provide: unwinders, typed readers and
+   stack providers.
+
+   Each entry has a unique name, an ops table and an ARG passed back to every
+   callback.  Entries are kept in priority order (lower runs first); a
+   handler that has nothing to say returns &sg_not_found so that the next one
+   tries.  Entries registered by a plugin are removed when it is unloaded, and
+   ops->destroy (may be NULL) is then called with ARG.  */
+#ifndef SPYGLASS_REGISTRY_H
+#define SPYGLASS_REGISTRY_H
+
+#include <spyglass/common.h>
+#include <spyglass/target.h>
+
+SG_BEGIN_DECLS
+
+enum sg_registry_kind {
+	SG_REGISTRY_UNWINDER,
+	SG_REGISTRY_READER,
+	SG_REGISTRY_STACK_PROVIDER,
+	SG_REGISTRY_NKINDS
+};
+
+/* ---- Unwinders ------------------------------------------------------- */
+
+/* A frame as unwinders see it.  */
+struct sg_unwind_frame {
+	struct sg_regs regs;
+	/* The pc is exact: the innermost frame, or a frame interrupted by a
+	   signal.  Otherwise pc is a return address, and lookups use pc - 1
+	   (the call instruction).  */
+	bool activation;
+};
+
+struct sg_unwinder_ops {
+	/* Compute the caller of CALLEE into *CALLER (written only on
+	   success).  Return NULL on success, &sg_not_found when this unwinder
+	   has no information for CALLEE's pc, &sg_stop when CALLEE is the
+	   outermost frame, any other error to end the walk with a reason.
+	   Reads go through TARGET only, so the unwinder works on live
+	   processes and cores alike.  */
+	struct sg_error *(*step)(struct sg_target *target, const struct sg_unwind_frame *callee,
+				 struct sg_unwind_frame *caller, void *arg);
+	/* Forget cached data about TARGET (called when it is detached).  May be
+	   NULL.  */
+	void (*forget)(struct sg_target *target, void *arg);
+	void (*destroy)(void *arg);	/* may be NULL */
+};
+
+SG_PUBLIC struct sg_error *sg_unwinder_register(struct sg_session *session, const char *name,
+						int priority, const struct sg_unwinder_ops *ops,
+						void *arg);
+
+/* ---- Typed readers --------------------------------------------------- */
+
+struct sg_value;
+
+enum sg_display_hint {
+	SG_HINT_NONE,		/* a struct-like value with named children */
+	SG_HINT_ARRAY,		/* children are elements */
+	SG_HINT_MAP,		/* children alternate key, value */
+	SG_HINT_STRING,		/* the summary is the whole value */
+};
+
+struct sg_reader_ops {
+	/* Does this reader handle VALUE?  Called only for values whose type
+	   name matches the registered pattern; may be NULL (always).  */
+	bool (*match)(struct sg_session *session, const struct sg_value *value, void *arg);
+	/* The one-line summary ("std::vector of length 3, capacity 4"), into
+	   a new string *RET.  May be NULL.  */
+	struct sg_error *(*summary)(struct sg_session *session, const struct sg_value *value,
+				    char **ret, void *arg);
+	/* Call FN for each child, at most LIMIT of them.  FN returns SG_CB_OK
+	   or SG_CB_ABORT.  May be NULL (no children).  */
+	struct sg_error *(*children)(struct sg_session *session, const struct sg_value *value,
+				     size_t limit,
+				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     void *fn_arg, void *arg);
+	enum sg_display_hint hint;
+	void (*destroy)(void *arg);	/* may be NULL */
+};
+
+/* PATTERN is a type name where a trailing "<*>" stands for any template
+   arguments ("std::vector<*>").  */
+SG_PUBLIC struct sg_error *sg_reader_register(struct sg_session *session, const char *name,
+					      const char *pattern, const struct sg_reader_ops *ops,
+					      void *arg);
+
+/* ---- Stack providers ------------------------------------------------- */
+
+/* One runtime frame (a Python function, a Zeek script function).  Strings
+   are borrowed for the duration of the callback.  */
+struct sg_runtime_frame {
+	const char *function;
+	const char *file;	/* or NULL */
+	int line;		/* or 0 */
+	/* The native frame (stack pointer) this runtime frame runs in, for
+	   merging with the native stack; 0 when unknown.  */
+	uint64_t native_sp;
+};
+
+struct sg_stack_provider_ops {
+	/* Walk THREAD's runtime frames, innermost first.  Return &sg_not_found
+	   when the thread does not run this runtime.  */
+	struct sg_error *(*frames)(struct sg_session *session, struct sg_thread *thread,
+				   int (*fn)(const struct sg_runtime_frame *frame, void *fn_arg),
+				   void *fn_arg, void *arg);
+	void (*destroy)(void *arg);	/* may be NULL */
+};
+
+SG_PUBLIC struct sg_error *sg_stack_provider_register(struct sg_session *session,
+						      const char *name,
+						      const struct sg_stack_provider_ops *ops,
+						      void *arg);
+
+/* ---- Walking a registry --------------------------------------------- */
+
+struct sg_registry_entry {
+	const char *name;
+	const char *pattern;	/* readers only, else NULL */
+	int priority;
+	const void *ops;	/* the kind's ops struct */
+	void *arg;
+	const char *plugin;	/* the registering plugin's name, or NULL for the core */
+};
+
+/* Call FN for each entry of KIND in priority order.  */
+SG_PUBLIC void sg_registry_foreach(struct sg_session *session, enum sg_registry_kind kind,
+				   int (*fn)(const struct sg_registry_entry *entry, void *arg),
+				   void *arg);
+
+/* "unwinder", "reader", "stack provider".  */
+SG_PUBLIC const char *sg_registry_kind_name(enum sg_registry_kind kind);
+
+SG_END_DECLS
+
+#endif

@@ -1,0 +1,80 @@
+/* The session: what a spyglass run holds.
+
+   A session owns the registries (commands, settings, unwinders, typed
+   readers, stack providers), the loaded plugins and at most one target.
+   It is not thread-safe: use one session from one thread.  */
+#ifndef SPYGLASS_SESSION_H
+#define SPYGLASS_SESSION_H
+
+#include <spyglass/common.h>
+#include <sys/types.h>
+
+SG_BEGIN_DECLS
+
+SG_PUBLIC struct sg_error *sg_session_create(struct sg_session **ret) SG_NONNULL(1);
+/* Detach from the target, unload plugins (calling their fini), free all.
+   NULL is ignored.  */
+SG_PUBLIC void sg_session_destroy(struct sg_session *session);
+
+/* Attach to the live process PID: every thread is seized and stopped, so
+   what follows sees one consistent snapshot.  Replaces (detaches) any current
+   target.  Errors name the cause: no such process, permission denied
+   (ptrace_scope / CAP_SYS_PTRACE), already traced by another process.  */
+SG_PUBLIC struct sg_error *sg_session_attach(struct sg_session *session, pid_t pid);
+/* Detach from the current target and let it run.  Returns an error if there
+   is no target.  */
+SG_PUBLIC struct sg_error *sg_session_detach(struct sg_session *session);
+
+/* How long the last detached target was stopped, in nanoseconds, from the
+   first thread stop to the detach.  */
+SG_PUBLIC uint64_t sg_session_last_paused_ns(struct sg_session *session);
+
+/* The current target, or NULL.  */
+SG_PUBLIC struct sg_target *sg_session_target(struct sg_session *session);
+/* The current target, or an SG_ERROR_TARGET error "no target: use attach PID".  */
+SG_PUBLIC struct sg_error *sg_session_need_target(struct sg_session *session,
+						  struct sg_target **ret);
+
+/* The selected thread (gdb's "thread N"), or NULL when there is no target.  */
+SG_PUBLIC struct sg_thread *sg_session_thread(struct sg_session *session);
+SG_PUBLIC struct sg_error *sg_session_select_thread(struct sg_session *session,
+						    struct sg_thread *thread);
+
+/* Async-signal-safe: detach every thread of the current target with raw
+   system calls and nothing else.  For fatal signal handlers.  */
+SG_PUBLIC void sg_session_emergency_detach(struct sg_session *session);
+
+/* Settings ("set print elements 100"), registered by the core and plugins. */
+enum sg_setting_type {
+	SG_SETTING_UINT,	/* 0 or "unlimited" means no limit */
+	SG_SETTING_BOOL,	/* on/off */
+	SG_SETTING_ENUM,	/* one of CHOICES */
+};
+
+struct sg_setting {
+	const char *name;		/* "print elements" */
+	enum sg_setting_type type;
+	const char *const *choices;	/* SG_SETTING_ENUM: NULL-terminated */
+	const char *default_value;	/* as typed: "200", "on", "text" */
+	const char *doc;		/* one line: "Limit on array elements to print" */
+};
+
+/* Register SETTING (borrowed) with its default value.  */
+SG_PUBLIC struct sg_error *sg_setting_register(struct sg_session *session,
+					       const struct sg_setting *setting);
+/* Set NAME (words may be abbreviated) to VALUE, checked against the type.  */
+SG_PUBLIC struct sg_error *sg_setting_set(struct sg_session *session, const char *name_and_value);
+/* The value as a number: UINT (UINT64_MAX for unlimited), BOOL 0/1, ENUM index.
+   NAME must be exact.  Returns DEFAULT_VALUE if NAME is not registered.  */
+SG_PUBLIC uint64_t sg_setting_uint(struct sg_session *session, const char *name,
+				   uint64_t default_value);
+/* Call FN for each setting whose name starts with PREFIX words.  */
+SG_PUBLIC struct sg_error *sg_setting_show(struct sg_session *session, const char *prefix,
+					   struct sg_out *out);
+
+/* The plugin folder of the install.  */
+SG_PUBLIC const char *sg_plugin_dir(void);
+
+SG_END_DECLS
+
+#endif
