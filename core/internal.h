@@ -1,0 +1,179 @@
+/* libspyglass internals shared between core/ files.  Not installed.  */
+#ifndef SG_INTERNAL_H
+#define SG_INTERNAL_H
+
+#include <spyglass/spyglass.h>
+
+#include <elfutils/libdwfl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Cleanup helpers in the style of libdrgn's cleanup.h.  */
+static inline void sg_freep(void *p) { free(*(void **)p); }
+#define _cleanup_free_ __attribute__((cleanup(sg_freep)))
+
+/* ---- growable byte buffer (strbuf.c) ---- */
+struct sg_buf {
+	char *data;
+	size_t len, cap;
+	bool failed;		/* an allocation failed; contents are truncated */
+};
+void sg_buf_init(struct sg_buf *b);
+void sg_buf_deinit(struct sg_buf *b);
+void sg_buf_reset(struct sg_buf *b);
+void sg_buf_append(struct sg_buf *b, const void *data, size_t len);
+void sg_buf_puts(struct sg_buf *b, const char *s);
+void sg_buf_putc(struct sg_buf *b, char c);
+void sg_buf_printf(struct sg_buf *b, const char *fmt, ...) SG_PRINTF(2, 3);
+void sg_buf_vprintf(struct sg_buf *b, const char *fmt, va_list ap) SG_PRINTF(2, 0);
+/* Append S as a JSON string literal, quotes included.  */
+void sg_buf_json_string(struct sg_buf *b, const char *s, size_t len);
+/* Hand the NUL-terminated contents to the caller; B is left empty.  */
+char *sg_buf_steal(struct sg_buf *b);
+
+/* Append ITEM to the array *ARRAY of *N elements of SIZE bytes with
+   capacity *CAP.  Returns the new element, or NULL on allocation failure.  */
+void *sg_array_push(void *array_p, size_t *n, size_t *cap, size_t size);
+
+/* Monotonic clock in nanoseconds.  */
+uint64_t sg_now_ns(void);
+
+/* ---- threads and targets (target.c, target-ptrace.c) ---- */
+struct sg_thread {
+	pid_t tid;
+	char name[32];
+	char state;
+	size_t index;
+	struct sg_regs regs;
+	int pending_signal;	/* a signal caught by the stop, re-sent at detach */
+	bool seized;
+	bool auto_attached;	/* traced through PTRACE_O_TRACECLONE */
+};
+
+struct sg_target_ops {
+	struct sg_error *(*read)(struct sg_target *target, uint64_t address, void *buf,
+				 size_t size);
+	bool (*alive)(struct sg_target *target);
+	/* Release the process; must not fail.  */
+	void (*detach)(struct sg_target *target);
+	void (*emergency_detach)(struct sg_target *target);
+};
+
+struct sg_module {
+	Dwfl_Module *dwmod;
+	const char *name;
+	uint64_t start, end;
+	char *build_id;
+	int dwarf_state;	/* 0 unknown, 1 has DWARF, -1 none */
+	const char *debug_file;
+};
+
+struct sg_demangle_cache;
+
+struct sg_target {
+	enum sg_target_kind kind;
+	const struct sg_target_ops *ops;
+	pid_t pid;
+	char *exe;
+	struct sg_thread *threads;
+	size_t nthreads, threads_cap;
+
+	Dwfl *dwfl;
+	struct sg_module **modules;	/* address order */
+	size_t nmodules;
+
+	struct sg_demangle_cache *demangled;
+
+	/* live */
+	int mem_fd;
+	bool no_vm_readv;
+	bool gone;		/* the process exited while attached */
+	int gone_status;
+	uint64_t stop_start_ns, stop_end_ns;
+};
+
+struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret);
+/* Release the target (detach, free).  NULL is ignored.  */
+void sg_target_destroy(struct sg_target *target);
+/* Report modules to libdwfl, once.  */
+struct sg_error *sg_target_load_modules(struct sg_target *target);
+/* The "process exited" error, with its status.  */
+struct sg_error *sg_target_gone_error(struct sg_target *target);
+
+/* symbol.c */
+void sg_demangle_cache_destroy(struct sg_demangle_cache *cache);
+const char *sg_demangle_cached(struct sg_target *target, const char *raw);
+
+/* ---- registries (registry.c) ---- */
+struct sg_plugin;
+
+struct sg_handler {
+	struct sg_registry_entry e;
+	char *name_copy, *pattern_copy;
+	struct sg_plugin *owner;
+};
+
+struct sg_command_entry {
+	const struct sg_command *cmd;
+	void *arg;
+	struct sg_plugin *owner;
+	char **words;		/* the name split into words */
+	size_t nwords;
+};
+
+struct sg_setting_entry {
+	const struct sg_setting *setting;
+	char **words;
+	size_t nwords;
+	uint64_t value;		/* see sg_setting_uint() */
+	struct sg_plugin *owner;
+};
+
+struct sg_plugin {
+	struct sg_plugin *next;
+	void *handle;
+	const struct sg_plugin_info *info;
+	char *path;
+	void *state;
+};
+
+struct sg_session {
+	struct sg_target *target;
+	size_t thread;			/* selected thread index */
+	uint64_t last_paused_ns;
+
+	struct sg_command_entry *cmds;
+	size_t ncmds, cmds_cap;
+
+	struct sg_setting_entry *settings;
+	size_t nsettings, settings_cap;
+
+	struct sg_handler *handlers[SG_REGISTRY_NKINDS];
+	size_t nhandlers[SG_REGISTRY_NKINDS], handlers_cap[SG_REGISTRY_NKINDS];
+
+	struct sg_plugin *plugins;	/* in load order */
+	struct sg_plugin *loading;	/* the plugin whose init is running */
+};
+
+void sg_registry_remove_owner(struct sg_session *session, struct sg_plugin *owner);
+void sg_registry_deinit(struct sg_session *session);
+void sg_commands_remove_owner(struct sg_session *session, struct sg_plugin *owner);
+void sg_commands_deinit(struct sg_session *session);
+void sg_settings_remove_owner(struct sg_session *session, struct sg_plugin *owner);
+void sg_settings_deinit(struct sg_session *session);
+struct sg_error *sg_settings_register_core(struct sg_session *session);
+void sg_plugins_unload_all(struct sg_session *session);
+void sg_registry_forget_target(struct sg_session *session, struct sg_target *target);
+
+/* Split S into blank-separated words (no quoting).  Returns the count, and
+   the words in a new array of new strings, or -1 on allocation failure.  */
+ssize_t sg_split_words(const char *s, char ***ret);
+void sg_free_words(char **words, size_t n);
+
+/* Wrap libdwfl's last error: "WHAT: dwfl message".  */
+struct sg_error *sg_error_dwfl(const char *what) SG_RETURNS_NONNULL;
+
+#endif

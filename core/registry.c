@@ -1,0 +1,150 @@
+/* Registries of unwinders, typed readers and stack providers: named,
+   priority-ordered handler lists in the manner of libdrgn's handler.h.  */
+#include <config.h>
+#include "internal.h"
+
+static const char *const kind_names[SG_REGISTRY_NKINDS] = {
+	[SG_REGISTRY_UNWINDER] = "unwinder",
+	[SG_REGISTRY_READER] = "reader",
+	[SG_REGISTRY_STACK_PROVIDER] = "stack provider",
+};
+
+const char *sg_registry_kind_name(enum sg_registry_kind kind)
+{
+	return (unsigned)kind < SG_REGISTRY_NKINDS ? kind_names[kind] : "?";
+}
+
+static void handler_destroy(enum sg_registry_kind kind, struct sg_handler *h)
+{
+	void (*destroy)(void *) = NULL;
+	switch (kind) {
+	case SG_REGISTRY_UNWINDER:
+		destroy = ((const struct sg_unwinder_ops *)h->e.ops)->destroy;
+		break;
+	case SG_REGISTRY_READER:
+		destroy = ((const struct sg_reader_ops *)h->e.ops)->destroy;
+		break;
+	case SG_REGISTRY_STACK_PROVIDER:
+		destroy = ((const struct sg_stack_provider_ops *)h->e.ops)->destroy;
+		break;
+	case SG_REGISTRY_NKINDS:
+		break;
+	}
+	if (destroy)
+		destroy(h->e.arg);
+	free(h->name_copy);
+	free(h->pattern_copy);
+}
+
+static struct sg_error *registry_add(struct sg_session *s, enum sg_registry_kind kind,
+				     const char *name, const char *pattern, int priority,
+				     const void *ops, void *arg)
+{
+	if (!name || !name[0] || !ops)
+		return sg_error_format(SG_ERROR_USAGE, "%s registration needs a name and ops",
+				       kind_names[kind]);
+	for (size_t i = 0; i < s->nhandlers[kind]; i++)
+		if (!strcmp(s->handlers[kind][i].e.name, name))
+			return sg_error_format(SG_ERROR_PLUGIN, "%s \"%s\" is already registered",
+					       kind_names[kind], name);
+	struct sg_handler *h = sg_array_push(&s->handlers[kind], &s->nhandlers[kind],
+					     &s->handlers_cap[kind], sizeof(*h));
+	if (!h)
+		return &sg_enomem;
+	h->name_copy = strdup(name);
+	h->pattern_copy = pattern ? strdup(pattern) : NULL;
+	if (!h->name_copy || (pattern && !h->pattern_copy)) {
+		free(h->name_copy);
+		free(h->pattern_copy);
+		s->nhandlers[kind]--;
+		return &sg_enomem;
+	}
+	h->e.name = h->name_copy;
+	h->e.pattern = h->pattern_copy;
+	h->e.priority = priority;
+	h->e.ops = ops;
+	h->e.arg = arg;
+	h->owner = s->loading;
+	h->e.plugin = s->loading ? s->loading->info->name : NULL;
+	/* Keep priority order; equal priorities stay in registration order. */
+	struct sg_handler tmp = *h;
+	size_t i = s->nhandlers[kind] - 1;
+	while (i > 0 && s->handlers[kind][i - 1].e.priority > priority) {
+		s->handlers[kind][i] = s->handlers[kind][i - 1];
+		i--;
+	}
+	s->handlers[kind][i] = tmp;
+	return NULL;
+}
+
+struct sg_error *sg_unwinder_register(struct sg_session *s, const char *name, int priority,
+				      const struct sg_unwinder_ops *ops, void *arg)
+{
+	if (ops && !ops->step)
+		return sg_error_format(SG_ERROR_USAGE, "unwinder \"%s\" has no step", name);
+	return registry_add(s, SG_REGISTRY_UNWINDER, name, NULL, priority, ops, arg);
+}
+
+struct sg_error *sg_reader_register(struct sg_session *s, const char *name, const char *pattern,
+				    const struct sg_reader_ops *ops, void *arg)
+{
+	if (!pattern || !pattern[0])
+		return sg_error_format(SG_ERROR_USAGE, "reader \"%s\" needs a type pattern",
+				       name ? name : "");
+	return registry_add(s, SG_REGISTRY_READER, name, pattern, 0, ops, arg);
+}
+
+struct sg_error *sg_stack_provider_register(struct sg_session *s, const char *name,
+					    const struct sg_stack_provider_ops *ops, void *arg)
+{
+	if (ops && !ops->frames)
+		return sg_error_format(SG_ERROR_USAGE, "stack provider \"%s\" has no frames",
+				       name);
+	return registry_add(s, SG_REGISTRY_STACK_PROVIDER, name, NULL, 0, ops, arg);
+}
+
+void sg_registry_foreach(struct sg_session *s, enum sg_registry_kind kind,
+			 int (*fn)(const struct sg_registry_entry *entry, void *arg), void *arg)
+{
+	if ((unsigned)kind >= SG_REGISTRY_NKINDS)
+		return;
+	for (size_t i = 0; i < s->nhandlers[kind]; i++)
+		if (fn(&s->handlers[kind][i].e, arg) != SG_CB_OK)
+			break;
+}
+
+void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)
+{
+	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_UNWINDER]; i++) {
+		struct sg_handler *h = &s->handlers[SG_REGISTRY_UNWINDER][i];
+		const struct sg_unwinder_ops *ops = h->e.ops;
+		if (ops->forget)
+			ops->forget(target, h->e.arg);
+	}
+}
+
+void sg_registry_remove_owner(struct sg_session *s, struct sg_plugin *owner)
+{
+	for (int k = 0; k < SG_REGISTRY_NKINDS; k++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->nhandlers[k]; i++) {
+			struct sg_handler *h = &s->handlers[k][i];
+			if (h->owner == owner)
+				handler_destroy(k, h);
+			else
+				s->handlers[k][n++] = *h;
+		}
+		s->nhandlers[k] = n;
+	}
+}
+
+void sg_registry_deinit(struct sg_session *s)
+{
+	for (int k = 0; k < SG_REGISTRY_NKINDS; k++) {
+		for (size_t i = 0; i < s->nhandlers[k]; i++)
+			handler_destroy(k, &s->handlers[k][i]);
+		free(s->handlers[k]);
+		s->handlers[k] = NULL;
+		s->nhandlers[k] = s->handlers_cap[k] = 0;
+	}
+}

@@ -1,0 +1,102 @@
+/* The session: registries, plugins and the current target.  */
+#include <config.h>
+#include "internal.h"
+
+#include <sys/ptrace.h>
+
+const char *sg_version(void) { return PACKAGE_VERSION; }
+
+const char *sg_plugin_dir(void)
+{
+	const char *dir = getenv("SPYGLASS_PLUGIN_DIR");
+	return dir && dir[0] ? dir : SG_PLUGIN_DIR;
+}
+
+struct sg_error *sg_session_create(struct sg_session **ret)
+{
+	struct sg_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return &sg_enomem;
+	struct sg_error *err = sg_settings_register_core(s);
+	if (err) {
+		sg_session_destroy(s);
+		return err;
+	}
+	*ret = s;
+	return NULL;
+}
+
+static void drop_target(struct sg_session *s)
+{
+	if (!s->target)
+		return;
+	sg_registry_forget_target(s, s->target);
+	if (s->target->ops->detach)
+		s->target->ops->detach(s->target);
+	s->last_paused_ns = sg_target_paused_ns(s->target);
+	sg_target_destroy(s->target);
+	s->target = NULL;
+	s->thread = 0;
+}
+
+void sg_session_destroy(struct sg_session *s)
+{
+	if (!s)
+		return;
+	drop_target(s);
+	sg_plugins_unload_all(s);
+	sg_commands_deinit(s);
+	sg_settings_deinit(s);
+	sg_registry_deinit(s);
+	free(s);
+}
+
+struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
+{
+	if (s->target && s->target->pid == pid && !s->target->gone)
+		return sg_error_format(SG_ERROR_TARGET, "already attached to process %d", pid);
+	drop_target(s);
+	return sg_ptrace_attach(pid, &s->target);
+}
+
+struct sg_error *sg_session_detach(struct sg_session *s)
+{
+	if (!s->target)
+		return sg_error_create(SG_ERROR_TARGET, "the program is not being run");
+	drop_target(s);
+	return NULL;
+}
+
+struct sg_target *sg_session_target(struct sg_session *s) { return s->target; }
+uint64_t sg_session_last_paused_ns(struct sg_session *s) { return s->last_paused_ns; }
+
+struct sg_error *sg_session_need_target(struct sg_session *s, struct sg_target **ret)
+{
+	if (!s->target)
+		return sg_error_create(SG_ERROR_TARGET,
+				       "no target: use \"attach PID\" or start with -p PID");
+	if (s->target->gone)
+		return sg_target_gone_error(s->target);
+	*ret = s->target;
+	return NULL;
+}
+
+struct sg_thread *sg_session_thread(struct sg_session *s)
+{
+	return s->target ? sg_target_thread(s->target, s->thread) : NULL;
+}
+
+struct sg_error *sg_session_select_thread(struct sg_session *s, struct sg_thread *thread)
+{
+	if (!s->target || thread->index >= s->target->nthreads ||
+	    &s->target->threads[thread->index] != thread)
+		return sg_error_create(SG_ERROR_USAGE, "that thread is not in the current target");
+	s->thread = thread->index;
+	return NULL;
+}
+
+void sg_session_emergency_detach(struct sg_session *s)
+{
+	if (s && s->target && s->target->ops->emergency_detach)
+		s->target->ops->emergency_detach(s->target);
+}

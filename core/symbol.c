@@ -1,0 +1,276 @@
+/* Symbols: address to name and name to address, with demangling.
+
+   Demangled names are cached per target, keyed by the raw name's address in
+   libdwfl's string table, which is stable until the target is destroyed.  */
+#include <config.h>
+#include "internal.h"
+
+#include <ctype.h>
+#include <gelf.h>
+#include <libiberty/demangle.h>
+
+struct demangled {
+	const char *raw;	/* key: pointer into an ELF string table */
+	char *full;		/* with parameters, or NULL: not mangled */
+	char *base;		/* without parameters */
+};
+
+struct sg_demangle_cache {
+	struct demangled *slots;
+	size_t n, cap;		/* cap is a power of two */
+};
+
+char *sg_demangle(const char *name, bool params)
+{
+	if (strncmp(name, "_Z", 2) != 0)
+		return NULL;
+	const char *at = strchr(name, '@');
+	char *copy = NULL;
+	if (at) {
+		copy = strndup(name, at - name);
+		if (!copy)
+			return NULL;
+		name = copy;
+	}
+	char *s = cplus_demangle(name, params ? DMGL_PARAMS | DMGL_ANSI : DMGL_ANSI);
+	free(copy);
+	return s;
+}
+
+void sg_demangle_cache_destroy(struct sg_demangle_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++) {
+		free(c->slots[i].full);
+		free(c->slots[i].base);
+	}
+	free(c->slots);
+	free(c);
+}
+
+static size_t ptr_hash(const void *p)
+{
+	uint64_t x = (uintptr_t)p;
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	return x;
+}
+
+static bool cache_grow(struct sg_demangle_cache *c)
+{
+	size_t ncap = c->cap ? c->cap * 2 : 256;
+	struct demangled *slots = calloc(ncap, sizeof(*slots));
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->slots[i].raw)
+			continue;
+		size_t j = ptr_hash(c->slots[i].raw) & (ncap - 1);
+		while (slots[j].raw)
+			j = (j + 1) & (ncap - 1);
+		slots[j] = c->slots[i];
+	}
+	free(c->slots);
+	c->slots = slots;
+	c->cap = ncap;
+	return true;
+}
+
+/* The cache entry for RAW, demangling it on first use; NULL on allocation
+   failure.  */
+static struct demangled *demangle_entry(struct sg_target *t, const char *raw)
+{
+	struct sg_demangle_cache *c = t->demangled;
+	if (!c && !(c = t->demangled = calloc(1, sizeof(*c))))
+		return NULL;
+	if ((c->n + 1) * 2 > c->cap && !cache_grow(c))
+		return NULL;
+	size_t j = ptr_hash(raw) & (c->cap - 1);
+	while (c->slots[j].raw) {
+		if (c->slots[j].raw == raw)
+			return &c->slots[j];
+		j = (j + 1) & (c->cap - 1);
+	}
+	struct demangled *d = &c->slots[j];
+	d->raw = raw;
+	d->full = sg_demangle(raw, true);
+	d->base = d->full ? sg_demangle(raw, false) : NULL;
+	if (!d->full) {
+		/* Not mangled: show it without "@VERSION".  */
+		const char *at = strchr(raw, '@');
+		if (at)
+			d->full = strndup(raw, at - raw);
+	}
+	c->n++;
+	return d;
+}
+
+const char *sg_demangle_cached(struct sg_target *t, const char *raw)
+{
+	struct demangled *d = demangle_entry(t, raw);
+	return d && d->full ? d->full : raw;
+}
+
+static const char *demangled_base(struct sg_target *t, const char *raw)
+{
+	struct demangled *d = demangle_entry(t, raw);
+	if (!d)
+		return raw;
+	return d->base ? d->base : d->full ? d->full : raw;
+}
+
+static const char *section_name(Elf *elf, GElf_Word shndx)
+{
+	size_t shstrndx;
+	if (!elf || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
+	    elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return NULL;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr shdr;
+	if (!scn || !gelf_getshdr(scn, &shdr))
+		return NULL;
+	return elf_strptr(elf, shstrndx, shdr.sh_name);
+}
+
+struct sg_error *sg_symbolize(struct sg_target *target, uint64_t address, struct sg_symbol *ret)
+{
+	struct sg_module *mod = sg_target_module_at(target, address);
+	if (!mod)
+		return &sg_not_found;
+	GElf_Off off;
+	GElf_Sym sym;
+	GElf_Word shndx;
+	Elf *elf;
+	Dwarf_Addr bias;
+	const char *raw = dwfl_module_addrinfo(mod->dwmod, address, &off, &sym, &shndx, &elf,
+					       &bias);
+	if (!raw || !raw[0])
+		return &sg_not_found;
+	ret->raw_name = raw;
+	ret->name = sg_demangle_cached(target, raw);
+	ret->address = address - off;
+	ret->size = sym.st_size;
+	ret->offset = off;
+	ret->kind = GELF_ST_TYPE(sym.st_info);
+	ret->module = mod;
+	ret->section = section_name(elf, shndx);
+	return NULL;
+}
+
+/* The last identifier of a qualified name: "call_stack" in
+   "zeek::detail::call_stack", "f" in "ns::f(int)".  */
+static void last_identifier(const char *name, const char **start, size_t *len)
+{
+	size_t end = strcspn(name, "(<");
+	size_t s = end;
+	while (s > 0 && (isalnum((unsigned char)name[s - 1]) || name[s - 1] == '_'))
+		s--;
+	*start = name + s;
+	*len = end - s;
+}
+
+static bool raw_equals(const char *raw, const char *name)
+{
+	size_t n = strcspn(raw, "@");
+	return strlen(name) == n && !strncmp(raw, name, n);
+}
+
+/* Higher is better: defined in the executable, global binding.  */
+static int symbol_rank(struct sg_target *t, struct sg_module *mod, const GElf_Sym *sym)
+{
+	int rank = 0;
+	if (t->exe && !strcmp(mod->name, t->exe))
+		rank += 4;
+	int bind = GELF_ST_BIND(sym->st_info);
+	if (bind == STB_GLOBAL)
+		rank += 2;
+	else if (bind == STB_WEAK)
+		rank += 1;
+	return rank;
+}
+
+struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, struct sg_symbol *ret)
+{
+	struct sg_error *err = sg_target_load_modules(target);
+	if (err)
+		return err;
+	const char *ident;
+	size_t ident_len;
+	last_identifier(name, &ident, &ident_len);
+	bool qualified = strpbrk(name, ":(<") != NULL;
+	int best_rank = -1;
+	for (size_t m = 0; m < target->nmodules; m++) {
+		struct sg_module *mod = target->modules[m];
+		int n = dwfl_module_getsymtab(mod->dwmod);
+		for (int i = 1; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Addr addr;
+			GElf_Word shndx;
+			Elf *elf;
+			Dwarf_Addr bias;
+			const char *raw = dwfl_module_getsym_info(mod->dwmod, i, &sym, &addr,
+								  &shndx, &elf, &bias);
+			if (!raw || shndx == SHN_UNDEF)
+				continue;
+			int type = GELF_ST_TYPE(sym.st_info);
+			if (type == STT_SECTION || type == STT_FILE)
+				continue;
+			bool match = raw_equals(raw, name);
+			if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) &&
+			    ident_len && memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
+				struct demangled *d = demangle_entry(target, raw);
+				match = d && d->full &&
+					(!strcmp(d->full, name) || (d->base && !strcmp(d->base, name)));
+			}
+			if (!match)
+				continue;
+			int rank = symbol_rank(target, mod, &sym);
+			if (rank <= best_rank)
+				continue;
+			best_rank = rank;
+			ret->raw_name = raw;
+			ret->name = sg_demangle_cached(target, raw);
+			ret->address = addr;
+			ret->size = sym.st_size;
+			ret->offset = 0;
+			ret->kind = type;
+			ret->module = mod;
+			ret->section = section_name(elf, shndx);
+		}
+	}
+	return best_rank < 0 ? &sg_not_found : NULL;
+}
+
+struct sg_error *sg_symbol_names(struct sg_target *target, const char *prefix,
+				 int (*fn)(const char *name, void *arg), void *arg)
+{
+	struct sg_error *err = sg_target_load_modules(target);
+	if (err)
+		return err;
+	size_t plen = strlen(prefix);
+	for (size_t m = 0; m < target->nmodules; m++) {
+		struct sg_module *mod = target->modules[m];
+		int n = dwfl_module_getsymtab(mod->dwmod);
+		for (int i = 1; i < n; i++) {
+			GElf_Sym sym;
+			GElf_Word shndx;
+			const char *raw = dwfl_module_getsym(mod->dwmod, i, &sym, &shndx);
+			if (!raw || !raw[0] || shndx == SHN_UNDEF)
+				continue;
+			int type = GELF_ST_TYPE(sym.st_info);
+			if (type != STT_FUNC && type != STT_OBJECT && type != STT_GNU_IFUNC &&
+			    type != STT_TLS)
+				continue;
+			/* Cheap test before demangling: a plain name must
+			   match as is.  */
+			if (!(raw[0] == '_' && raw[1] == 'Z') && strncmp(raw, prefix, plen))
+				continue;
+			const char *base = demangled_base(target, raw);
+			if (!strncmp(base, prefix, plen) && fn(base, arg) != SG_CB_OK)
+				return NULL;
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,434 @@
+/* The live-process target backend.
+
+   Attaching seizes every thread with PTRACE_SEIZE and stops it with
+   PTRACE_INTERRUPT before anything is read, so that registers and memory form
+   one consistent snapshot.  PTRACE_SEIZE (unlike PTRACE_ATTACH) sends no
+   SIGSTOP, so if spyglass dies the kernel's implicit detach lets the target
+   run on instead of leaving it stopped.  PTRACE_O_TRACECLONE makes threads
+   created during the attach traced as well; the task list is re-read until
+   it stops growing.  */
+#include <config.h>
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <elf.h>
+#include <unistd.h>
+
+/* Passes over /proc/PID/task while new threads keep appearing: a process
+   that spawns threads in a tight loop must not keep us here forever.  */
+#define MAX_ATTACH_ROUNDS 64
+
+static void read_small_file(const char *path, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* The "TracerPid:" or "Tgid:" field of /proc/PID[/task/TID]/status.  */
+static long status_field(pid_t pid, pid_t tid, const char *field)
+{
+	char path[64], buf[4096];
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	read_small_file(path, buf, sizeof(buf));
+	const char *p = strstr(buf, field);
+	if (!p)
+		return -1;
+	return strtol(p + strlen(field), NULL, 10);
+}
+
+/* Name and state from /proc/PID/task/TID/stat: "tid (comm) S ...".  The comm
+   may itself contain ") ", so search from the end.  */
+static void read_task_stat(pid_t pid, struct sg_thread *thread)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, thread->tid);
+	read_small_file(path, buf, sizeof(buf));
+	thread->state = '?';
+	char *open = strchr(buf, '(');
+	char *close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return;
+	size_t len = close - open - 1;
+	if (len >= sizeof(thread->name))
+		len = sizeof(thread->name) - 1;
+	memcpy(thread->name, open + 1, len);
+	thread->name[len] = '\0';
+	if (close[1] == ' ' && close[2])
+		thread->state = close[2];
+}
+
+static struct sg_error *attach_error(pid_t pid, int errnum)
+{
+	if (errnum == ESRCH)
+		return sg_error_format(SG_ERROR_TARGET,
+				       "cannot attach to process %d: No such process", pid);
+	if (errnum == EPERM) {
+		long tracer = status_field(pid, 0, "TracerPid:");
+		if (tracer > 0) {
+			char path[64], comm[64];
+			snprintf(path, sizeof(path), "/proc/%ld/comm", tracer);
+			read_small_file(path, comm, sizeof(comm));
+			comm[strcspn(comm, "\n")] = '\0';
+			return sg_error_format(SG_ERROR_TARGET,
+					       "cannot attach to process %d: already traced by process %ld (%s)",
+					       pid, tracer, comm[0] ? comm : "?");
+		}
+		if (pid == getpid())
+			return sg_error_format(SG_ERROR_TARGET,
+					       "cannot attach to process %d: that is spyglass itself",
+					       pid);
+		char scope[16];
+		read_small_file("/proc/sys/kernel/yama/ptrace_scope", scope, sizeof(scope));
+		scope[strcspn(scope, "\n")] = '\0';
+		return sg_error_format(SG_ERROR_TARGET,
+				       "cannot attach to process %d: Operation not permitted "
+				       "(kernel.yama.ptrace_scope is %s; attaching needs the same user "
+				       "and ptrace_scope 0, or CAP_SYS_PTRACE)",
+				       pid, scope[0] ? scope : "not set");
+	}
+	return sg_error_os(errnum, "cannot attach to process %d", pid);
+}
+
+static struct sg_thread *add_thread(struct sg_target *t, pid_t tid)
+{
+	struct sg_thread *th = sg_array_push(&t->threads, &t->nthreads, &t->threads_cap,
+					     sizeof(*th));
+	if (th)
+		th->tid = tid;
+	return th;
+}
+
+static struct sg_thread *find_thread(struct sg_target *t, pid_t tid)
+{
+	for (size_t i = 0; i < t->nthreads; i++)
+		if (t->threads[i].tid == tid)
+			return &t->threads[i];
+	return NULL;
+}
+
+/* Seize and interrupt TID.  Returns 0, or an errno.  */
+static int seize_one(struct sg_target *t, struct sg_thread *th)
+{
+	read_task_stat(t->pid, th);
+	if (ptrace(PTRACE_SEIZE, th->tid, 0, (void *)(long)PTRACE_O_TRACECLONE) < 0) {
+		int e = errno;
+		/* A thread created during the attach may have been
+		   auto-attached to us through PTRACE_O_TRACECLONE.  */
+		if (e == EPERM && status_field(t->pid, th->tid, "TracerPid:") == getpid())
+			th->seized = th->auto_attached = true;
+		return th->seized ? 0 : e;
+	}
+	th->seized = true;
+	if (!t->stop_start_ns)
+		t->stop_start_ns = sg_now_ns();
+	if (ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0)
+		return errno;
+	return 0;
+}
+
+/* One pass over /proc/PID/task.  Sets *ADDED to the number of new threads. */
+static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return attach_error(t->pid, errno == ENOENT ? ESRCH : errno);
+	*added = 0;
+	struct dirent *de;
+	struct sg_error *err = NULL;
+	while ((de = readdir(dir))) {
+		pid_t tid = strtol(de->d_name, NULL, 10);
+		if (tid <= 0 || find_thread(t, tid))
+			continue;
+		struct sg_thread *th = add_thread(t, tid);
+		if (!th) {
+			err = &sg_enomem;
+			break;
+		}
+		int e = seize_one(t, th);
+		if (e == ESRCH && tid != t->pid) {
+			t->nthreads--;	/* it exited meanwhile */
+			continue;
+		}
+		if (e) {
+			if (!th->seized)
+				t->nthreads--;
+			err = attach_error(t->pid, e);
+			break;
+		}
+		(*added)++;
+	}
+	closedir(dir);
+	return err;
+}
+
+/* Wait until TH is in a ptrace-stop.  Returns false if it exited.  */
+static bool wait_stop(struct sg_target *t, struct sg_thread *th, bool auto_attached)
+{
+	for (;;) {
+		int status;
+		pid_t r = waitpid(th->tid, &status, __WALL);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (th->tid == t->pid) {
+				t->gone = true;
+				t->gone_status = status;
+			}
+			return false;
+		}
+		if (!WIFSTOPPED(status))
+			continue;
+		int event = status >> 16;
+		int sig = WSTOPSIG(status);
+		if (event == PTRACE_EVENT_CLONE) {
+			unsigned long child;
+			if (ptrace(PTRACE_GETEVENTMSG, th->tid, 0, &child) == 0 &&
+			    !find_thread(t, child)) {
+				struct sg_thread *c = add_thread(t, child);
+				if (c) {
+					c->seized = c->auto_attached = true;
+					c->state = 'R';
+				}
+			}
+			return true;
+		}
+		if (event == 0 && !(auto_attached && sig == SIGSTOP))
+			th->pending_signal = sig;	/* re-sent at detach */
+		return true;
+	}
+}
+
+static struct sg_error *read_regs(struct sg_thread *th)
+{
+	struct user_regs_struct u;
+	struct iovec iov = { &u, sizeof(u) };
+	if (ptrace(PTRACE_GETREGSET, th->tid, (void *)NT_PRSTATUS, &iov) < 0)
+		return sg_error_os(errno, "cannot read the registers of thread %d", th->tid);
+	struct sg_regs *r = &th->regs;
+	memset(r, 0, sizeof(*r));
+	sg_regs_set(r, SG_REG_RAX, u.rax);
+	sg_regs_set(r, SG_REG_RDX, u.rdx);
+	sg_regs_set(r, SG_REG_RCX, u.rcx);
+	sg_regs_set(r, SG_REG_RBX, u.rbx);
+	sg_regs_set(r, SG_REG_RSI, u.rsi);
+	sg_regs_set(r, SG_REG_RDI, u.rdi);
+	sg_regs_set(r, SG_REG_RBP, u.rbp);
+	sg_regs_set(r, SG_REG_RSP, u.rsp);
+	sg_regs_set(r, SG_REG_R8, u.r8);
+	sg_regs_set(r, SG_REG_R9, u.r9);
+	sg_regs_set(r, SG_REG_R10, u.r10);
+	sg_regs_set(r, SG_REG_R11, u.r11);
+	sg_regs_set(r, SG_REG_R12, u.r12);
+	sg_regs_set(r, SG_REG_R13, u.r13);
+	sg_regs_set(r, SG_REG_R14, u.r14);
+	sg_regs_set(r, SG_REG_R15, u.r15);
+	sg_regs_set(r, SG_REG_RIP, u.rip);
+	sg_regs_set(r, SG_REG_EFLAGS, u.eflags);
+	sg_regs_set(r, SG_REG_CS, u.cs);
+	sg_regs_set(r, SG_REG_SS, u.ss);
+	sg_regs_set(r, SG_REG_DS, u.ds);
+	sg_regs_set(r, SG_REG_ES, u.es);
+	sg_regs_set(r, SG_REG_FS, u.fs);
+	sg_regs_set(r, SG_REG_GS, u.gs);
+	sg_regs_set(r, SG_REG_FS_BASE, u.fs_base);
+	sg_regs_set(r, SG_REG_GS_BASE, u.gs_base);
+	sg_regs_set(r, SG_REG_ORIG_RAX, u.orig_rax);
+	return NULL;
+}
+
+static bool ptrace_alive(struct sg_target *t)
+{
+	if (t->gone)
+		return false;
+	int status;
+	pid_t r = waitpid(t->pid, &status, WNOHANG | __WALL);
+	if (r == t->pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
+		t->gone = true;
+		t->gone_status = status;
+		return false;
+	}
+	if (r < 0 && errno == ECHILD && kill(t->pid, 0) < 0 && errno == ESRCH) {
+		t->gone = true;
+		return false;
+	}
+	return true;
+}
+
+static struct sg_error *ptrace_read(struct sg_target *t, uint64_t address, void *buf,
+				    size_t size)
+{
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = -1;
+		int e = 0;
+		if (!t->no_vm_readv) {
+			struct iovec local = { (char *)buf + done, size - done };
+			struct iovec remote = { (void *)(uintptr_t)(address + done), size - done };
+			n = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+			e = errno;
+			if (n < 0 && (e == ENOSYS || e == EPERM)) {
+				t->no_vm_readv = true;	/* e.g. seccomp: use /proc/PID/mem */
+				continue;
+			}
+		} else {
+			if (t->mem_fd < 0) {
+				char path[64];
+				snprintf(path, sizeof(path), "/proc/%d/mem", t->pid);
+				t->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+				if (t->mem_fd < 0)
+					return sg_error_os(errno, "cannot open %s", path);
+			}
+			n = pread(t->mem_fd, (char *)buf + done, size - done,
+				  (off_t)(address + done));
+			e = errno;
+		}
+		if (n > 0) {
+			done += n;
+			continue;
+		}
+		if (n < 0 && e == EINTR)
+			continue;
+		if ((n < 0 && e == ESRCH) || !ptrace_alive(t))
+			return sg_target_gone_error(t);
+		/* A short read stops at the first unreadable page.  */
+		return sg_error_fault(address + done, size - done, n == 0 ? EIO : e);
+	}
+	return NULL;
+}
+
+static void ptrace_detach(struct sg_target *t)
+{
+	for (size_t i = 0; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		if (th->seized)
+			ptrace(PTRACE_DETACH, th->tid, 0, (void *)(long)th->pending_signal);
+		th->seized = false;
+	}
+	if (t->stop_start_ns && !t->stop_end_ns)
+		t->stop_end_ns = sg_now_ns();
+	if (t->mem_fd >= 0) {
+		close(t->mem_fd);
+		t->mem_fd = -1;
+	}
+}
+
+/* Only raw system calls: this runs in signal handlers.  */
+static void ptrace_emergency_detach(struct sg_target *t)
+{
+	for (size_t i = 0; i < t->nthreads; i++)
+		if (t->threads[i].seized)
+			ptrace(PTRACE_DETACH, t->threads[i].tid, 0,
+			       (void *)(long)t->threads[i].pending_signal);
+}
+
+static const struct sg_target_ops ptrace_ops = {
+	.read = ptrace_read,
+	.alive = ptrace_alive,
+	.detach = ptrace_detach,
+	.emergency_detach = ptrace_emergency_detach,
+};
+
+struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
+{
+	if (pid <= 0)
+		return sg_error_format(SG_ERROR_USAGE, "invalid process ID %d", pid);
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return attach_error(pid, ESRCH);
+	long tgid = status_field(pid, 0, "Tgid:");
+	if (tgid > 0 && tgid != pid)
+		pid = tgid;	/* a thread ID: take its whole process, as gdb does */
+
+	struct sg_target *t = calloc(1, sizeof(*t));
+	if (!t)
+		return &sg_enomem;
+	t->kind = SG_TARGET_LIVE;
+	t->ops = &ptrace_ops;
+	t->pid = pid;
+	t->mem_fd = -1;
+
+	/* The leader first, so that it is thread 1 as in gdb.  */
+	struct sg_error *err = NULL;
+	struct sg_thread *leader = add_thread(t, pid);
+	if (!leader) {
+		err = &sg_enomem;
+		goto fail;
+	}
+	int e = seize_one(t, leader);
+	if (e) {
+		if (!leader->seized)
+			t->nthreads = 0;
+		err = attach_error(pid, e);
+		goto fail;
+	}
+	size_t added;
+	int rounds = 0;
+	do {
+		err = seize_pass(t, &added);
+		if (err)
+			goto fail;
+	} while (added && ++rounds < MAX_ATTACH_ROUNDS);
+
+	/* Wait for every stop; clone events may append threads as we go.  */
+	for (size_t i = 0; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		if (!wait_stop(t, th, th->auto_attached)) {
+			th->seized = false;
+			if (th->tid == pid) {
+				err = sg_error_format(SG_ERROR_TARGET,
+						      "process %d exited while being attached", pid);
+				goto fail;
+			}
+			continue;
+		}
+		if (!th->name[0])
+			read_task_stat(pid, th);
+	}
+	/* Drop threads that exited during the attach, then number the rest. */
+	size_t n = 0;
+	for (size_t i = 0; i < t->nthreads; i++)
+		if (t->threads[i].seized)
+			t->threads[n++] = t->threads[i];
+	t->nthreads = n;
+	for (size_t i = 0; i < t->nthreads; i++) {
+		t->threads[i].index = i;
+		err = read_regs(&t->threads[i]);
+		if (err)
+			goto fail;
+	}
+
+	char path[64], exe[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	ssize_t len = readlink(path, exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		t->exe = strdup(exe);
+	}
+	*ret = t;
+	return NULL;
+
+fail:
+	sg_target_destroy(t);
+	return err;
+}

@@ -1,0 +1,310 @@
+/* Backend-independent target code: accessors, bounded reads, modules.  */
+#include <config.h>
+#include "internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
+
+static const char *const reg_names[SG_NREGS] = {
+	"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"rip", "eflags", "cs", "ss", "ds", "es", "fs", "gs",
+	"fs_base", "gs_base", "orig_rax",
+};
+
+const char *sg_reg_name(enum sg_reg reg)
+{
+	return (unsigned)reg < SG_NREGS ? reg_names[reg] : NULL;
+}
+
+int sg_reg_lookup(const char *name)
+{
+	if (name[0] == '$')
+		name++;
+	if (!strcmp(name, "pc"))
+		return SG_REG_RIP;
+	if (!strcmp(name, "sp"))
+		return SG_REG_RSP;
+	if (!strcmp(name, "fp"))
+		return SG_REG_RBP;
+	for (int i = 0; i < SG_NREGS; i++)
+		if (!strcmp(name, reg_names[i]))
+			return i;
+	return -1;
+}
+
+pid_t sg_thread_tid(const struct sg_thread *thread) { return thread->tid; }
+const char *sg_thread_name(const struct sg_thread *thread) { return thread->name; }
+char sg_thread_state(const struct sg_thread *thread) { return thread->state; }
+const struct sg_regs *sg_thread_regs(const struct sg_thread *thread) { return &thread->regs; }
+size_t sg_thread_index(const struct sg_thread *thread) { return thread->index; }
+
+enum sg_target_kind sg_target_kind(const struct sg_target *target) { return target->kind; }
+pid_t sg_target_pid(const struct sg_target *target) { return target->pid; }
+const char *sg_target_exe(const struct sg_target *target) { return target->exe; }
+size_t sg_target_thread_count(const struct sg_target *target) { return target->nthreads; }
+
+struct sg_thread *sg_target_thread(const struct sg_target *target, size_t i)
+{
+	return i < target->nthreads ? &target->threads[i] : NULL;
+}
+
+struct sg_thread *sg_target_thread_by_tid(const struct sg_target *target, pid_t tid)
+{
+	for (size_t i = 0; i < target->nthreads; i++)
+		if (target->threads[i].tid == tid)
+			return &target->threads[i];
+	return NULL;
+}
+
+bool sg_target_alive(struct sg_target *target)
+{
+	return target->ops->alive ? target->ops->alive(target) : true;
+}
+
+uint64_t sg_target_paused_ns(const struct sg_target *target)
+{
+	if (!target->stop_start_ns)
+		return 0;
+	uint64_t end = target->stop_end_ns ? target->stop_end_ns : sg_now_ns();
+	return end - target->stop_start_ns;
+}
+
+struct sg_error *sg_target_gone_error(struct sg_target *t)
+{
+	int st = t->gone_status;
+	if (t->gone && WIFSIGNALED(st))
+		return sg_error_format(SG_ERROR_TARGET,
+				       "process %d exited while attached (killed by signal %d, %s)",
+				       t->pid, WTERMSIG(st), sigabbrev_np(WTERMSIG(st)) ?: "?");
+	if (t->gone && WIFEXITED(st) && st)
+		return sg_error_format(SG_ERROR_TARGET,
+				       "process %d exited while attached (exit status %d)",
+				       t->pid, WEXITSTATUS(st));
+	return sg_error_format(SG_ERROR_TARGET, "process %d exited while attached", t->pid);
+}
+
+struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void *buf,
+				size_t size)
+{
+	if (size == 0)
+		return NULL;
+	if (address + size < address)
+		return sg_error_fault(address, size, EFAULT);
+	if (target->gone)
+		return sg_target_gone_error(target);
+	return target->ops->read(target, address, buf, size);
+}
+
+struct sg_error *sg_target_read_u64(struct sg_target *target, uint64_t address, uint64_t *ret)
+{
+	uint64_t v;
+	struct sg_error *err = sg_target_read(target, address, &v, sizeof(v));
+	if (!err)
+		*ret = v;
+	return err;
+}
+
+struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t address, size_t max,
+				       char **ret, bool *truncated_ret)
+{
+	/* Read in chunks that stop at page boundaries, so a string that ends
+	   just before an unmapped page is still read.  */
+	struct sg_buf b;
+	sg_buf_init(&b);
+	bool truncated = true;
+	while (b.len < max) {
+		char chunk[256];
+		size_t want = sizeof(chunk);
+		uint64_t page_left = 4096 - ((address + b.len) & 4095);
+		if (want > page_left)
+			want = page_left;
+		if (want > max - b.len)
+			want = max - b.len;
+		struct sg_error *err = sg_target_read(target, address + b.len, chunk, want);
+		if (err) {
+			sg_buf_deinit(&b);
+			return err;
+		}
+		size_t n = strnlen(chunk, want);
+		sg_buf_append(&b, chunk, n);
+		if (n < want) {
+			truncated = false;
+			break;
+		}
+	}
+	if (b.len >= max && truncated) {
+		/* Exactly MAX bytes: is the next byte the NUL?  */
+		char c;
+		if (!sg_target_read(target, address + b.len, &c, 1) && c == '\0')
+			truncated = false;
+	}
+	char *s = sg_buf_steal(&b);
+	if (!s)
+		return &sg_enomem;
+	*ret = s;
+	if (truncated_ret)
+		*truncated_ret = truncated;
+	return NULL;
+}
+
+void sg_target_destroy(struct sg_target *t)
+{
+	if (!t)
+		return;
+	if (t->ops->detach)
+		t->ops->detach(t);
+	if (t->dwfl)
+		dwfl_end(t->dwfl);
+	for (size_t i = 0; i < t->nmodules; i++) {
+		free(t->modules[i]->build_id);
+		free(t->modules[i]);
+	}
+	free(t->modules);
+	sg_demangle_cache_destroy(t->demangled);
+	free(t->threads);
+	free(t->exe);
+	free(t);
+}
+
+/* ---- modules ---- */
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static int collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
+			  Dwarf_Addr start, void *arg)
+{
+	struct sg_target *t = arg;
+	struct sg_module *mod = calloc(1, sizeof(*mod));
+	if (!mod)
+		return DWARF_CB_ABORT;
+	mod->dwmod = dwmod;
+	/* libdwfl calls it "[vdso: PID]"; gdb and /proc/PID/maps say "[vdso]". */
+	mod->name = !strncmp(name, "[vdso", 5) ? "[vdso]" : name;
+	dwfl_module_info(dwmod, NULL, &mod->start, &mod->end, NULL, NULL, NULL, NULL);
+	t->modules[t->nmodules++] = mod;
+	*userdata = mod;
+	return DWARF_CB_OK;
+}
+
+static int module_cmp(const void *a, const void *b)
+{
+	const struct sg_module *x = *(struct sg_module *const *)a;
+	const struct sg_module *y = *(struct sg_module *const *)b;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, void *arg)
+{
+	(*(size_t *)arg)++;
+	return DWARF_CB_OK;
+}
+
+struct sg_error *sg_target_load_modules(struct sg_target *t)
+{
+	if (t->dwfl)
+		return NULL;
+	Dwfl *dwfl = dwfl_begin(&proc_callbacks);
+	if (!dwfl)
+		return sg_error_dwfl("dwfl_begin");
+	dwfl_report_begin(dwfl);
+	int r = dwfl_linux_proc_report(dwfl, t->pid);
+	if (dwfl_report_end(dwfl, NULL, NULL) != 0 || r != 0) {
+		struct sg_error *err = r > 0
+			? sg_error_os(r, "cannot read the modules of process %d", t->pid)
+			: sg_error_dwfl("cannot report modules");
+		dwfl_end(dwfl);
+		return err;
+	}
+	size_t n = 0;
+	dwfl_getmodules(dwfl, count_module, &n, 0);
+	t->modules = calloc(n ? n : 1, sizeof(*t->modules));
+	if (!t->modules) {
+		dwfl_end(dwfl);
+		return &sg_enomem;
+	}
+	t->dwfl = dwfl;
+	t->nmodules = 0;
+	if (dwfl_getmodules(dwfl, collect_module, t, 0) != 0)
+		return &sg_enomem;
+	qsort(t->modules, t->nmodules, sizeof(*t->modules), module_cmp);
+	return NULL;
+}
+
+struct sg_error *sg_target_modules(struct sg_target *target,
+				   int (*fn)(struct sg_module *mod, void *arg), void *arg)
+{
+	struct sg_error *err = sg_target_load_modules(target);
+	if (err)
+		return err;
+	for (size_t i = 0; i < target->nmodules; i++)
+		if (fn(target->modules[i], arg) != SG_CB_OK)
+			break;
+	return NULL;
+}
+
+struct sg_module *sg_target_module_at(struct sg_target *target, uint64_t address)
+{
+	if (sg_target_load_modules(target))
+		return NULL;
+	Dwfl_Module *dwmod = dwfl_addrmodule(target->dwfl, address);
+	if (!dwmod)
+		return NULL;
+	void **userdata;
+	dwfl_module_info(dwmod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	return userdata ? *userdata : NULL;
+}
+
+void sg_module_info(struct sg_module *mod, struct sg_module_info *ret)
+{
+	const char *mainfile = NULL;
+	Dwarf_Addr bias = 0;
+	/* The ELF file is opened on first use; the build ID comes with it. */
+	if (dwfl_module_getelf(mod->dwmod, &bias))
+		dwfl_module_info(mod->dwmod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
+	if (!mod->build_id) {
+		const unsigned char *bits;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(mod->dwmod, &bits, &vaddr);
+		if (n > 0 && (mod->build_id = malloc(2 * n + 1))) {
+			for (int i = 0; i < n; i++)
+				sprintf(mod->build_id + 2 * i, "%02x", bits[i]);
+		}
+	}
+	ret->name = mod->name;
+	ret->start = mod->start;
+	ret->end = mod->end;
+	ret->bias = bias;
+	ret->build_id = mod->build_id;
+	ret->file = mainfile;
+}
+
+bool sg_module_has_dwarf(struct sg_module *mod, const char **debug_file_ret)
+{
+	if (mod->dwarf_state == 0) {
+		Dwarf_Addr bias;
+		Dwarf *dw = dwfl_module_getdwarf(mod->dwmod, &bias);
+		mod->dwarf_state = dw ? 1 : -1;
+		const char *mainfile = NULL, *debugfile = NULL;
+		dwfl_module_info(mod->dwmod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+		if (dw && debugfile && (!mainfile || strcmp(debugfile, mainfile)))
+			mod->debug_file = debugfile;
+	}
+	if (debug_file_ret)
+		*debug_file_ret = mod->debug_file;
+	return mod->dwarf_state > 0;
+}
+
+bool sg_module_has_symbols(struct sg_module *mod)
+{
+	return dwfl_module_getsymtab(mod->dwmod) > 0;
+}
