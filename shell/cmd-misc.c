@@ -1,0 +1,224 @@
+/* Shell commands: help, set/show, echo, source, plugin, quit, shell, and the
+   prefix commands that group the others.  */
+#include <config.h>
+#include "shell.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+struct sg_error *shell_register_target_commands(struct shell *sh);
+struct sg_error *shell_register_x_command(struct shell *sh);
+
+static struct sg_error *cmd_help(struct sg_session *s, const char *args, struct sg_out *out,
+				 void *arg)
+{
+	return sg_command_help(s, args, out);
+}
+
+static void add_completion(const char *candidate, void *c)
+{
+	sg_completions_add(c, candidate);
+}
+
+/* "help inf<TAB>" completes like a command line.  */
+static void complete_command_name(struct sg_session *s, const char *args, size_t ws,
+				  const char *word, struct sg_completions *c, void *arg)
+{
+	sg_command_complete(s, args, strlen(args), add_completion, c);
+}
+
+static struct sg_error *cmd_set(struct sg_session *s, const char *args, struct sg_out *out,
+				void *arg)
+{
+	struct sg_error *err = sg_setting_set(s, args);
+	if (!err)
+		shell_sync_output(arg);
+	return err;
+}
+
+static struct sg_error *cmd_show(struct sg_session *s, const char *args, struct sg_out *out,
+				 void *arg)
+{
+	return sg_setting_show(s, args, out);
+}
+
+/* gdb's echo: C escapes, no newline unless asked for.  */
+static struct sg_error *cmd_echo(struct sg_session *s, const char *args, struct sg_out *out,
+				 void *arg)
+{
+	char *text = malloc(strlen(args) + 1);
+	if (!text)
+		return &sg_enomem;
+	size_t n = 0;
+	for (const char *p = args; *p; p++) {
+		if (*p != '\\') {
+			text[n++] = *p;
+			continue;
+		}
+		switch (*++p) {
+		case 'n': text[n++] = '\n'; break;
+		case 't': text[n++] = '\t'; break;
+		case 'a': text[n++] = '\a'; break;
+		case '\\': text[n++] = '\\'; break;
+		case '"': text[n++] = '"'; break;
+		case '\0': p--; break;	/* a final backslash continues nothing */
+		default: text[n++] = *p; break;
+		}
+	}
+	text[n] = '\0';
+	sg_out_printf(out, "%s", text);
+	sg_out_string(out, "text", text);
+	free(text);
+	return NULL;
+}
+
+static struct sg_error *cmd_source(struct sg_session *s, const char *args, struct sg_out *out,
+				   void *arg)
+{
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "source command requires file name of file to source.");
+	/* The file's own commands write their own results; this command
+	   writes an empty object in JSON mode.  */
+	return shell_source(arg, args);
+}
+
+static struct sg_error *cmd_plugin_load(struct sg_session *s, const char *args,
+					struct sg_out *out, void *arg)
+{
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "Usage: plugin load PATH");
+	struct sg_error *err = sg_plugin_load(s, args);
+	if (err)
+		return err;
+	sg_out_printf(out, "Loaded plugin from %s\n", args);
+	sg_out_string(out, "loaded", args);
+	return NULL;
+}
+
+static struct sg_error *cmd_plugin_list(struct sg_session *s, const char *args,
+					struct sg_out *out, void *arg)
+{
+	sg_plugin_list(s, out);
+	return NULL;
+}
+
+struct reg_list {
+	struct sg_out *out;
+	enum sg_registry_kind kind;
+	size_t n;
+};
+
+static int list_entry(const struct sg_registry_entry *e, void *argp)
+{
+	struct reg_list *a = argp;
+	a->n++;
+	sg_out_printf(a->out, "  %-16s %-20s priority %-4d %s%s\n", sg_registry_kind_name(a->kind),
+		      e->name, e->priority, e->pattern ? e->pattern : "",
+		      e->plugin ? "" : " (core)");
+	sg_out_object_begin(a->out, NULL);
+	sg_out_string(a->out, "kind", sg_registry_kind_name(a->kind));
+	sg_out_string(a->out, "name", e->name);
+	sg_out_int(a->out, "priority", e->priority);
+	sg_out_string(a->out, "pattern", e->pattern);
+	sg_out_string(a->out, "plugin", e->plugin);
+	sg_out_object_end(a->out);
+	return SG_CB_OK;
+}
+
+static struct sg_error *cmd_info_registries(struct sg_session *s, const char *args,
+					    struct sg_out *out, void *arg)
+{
+	struct reg_list a = { out, 0, 0 };
+	sg_out_array_begin(out, "handlers");
+	for (int k = 0; k < SG_REGISTRY_NKINDS; k++) {
+		a.kind = k;
+		sg_registry_foreach(s, k, list_entry, &a);
+	}
+	sg_out_array_end(out);
+	if (!a.n)
+		sg_out_printf(out, "No unwinders, readers or stack providers are registered.\n");
+	return NULL;
+}
+
+static struct sg_error *cmd_quit(struct sg_session *s, const char *args, struct sg_out *out,
+				 void *arg)
+{
+	struct shell *sh = arg;
+	int status = 0;
+	if (*args) {
+		char *end;
+		long v = strtol(args, &end, 0);
+		if (*end)
+			return sg_error_format(SG_ERROR_USAGE, "Usage: quit [STATUS]");
+		status = (int)(v & 0xff);
+	}
+	sh->quit = true;
+	sh->quit_status = status;
+	return NULL;
+}
+
+static struct sg_error *cmd_shell(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg)
+{
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "Usage: shell COMMAND");
+	fflush(stdout);
+	int status = system(args);
+	if (status < 0)
+		return sg_error_os(errno, "cannot run \"%s\"", args);
+	sg_out_int(out, "status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		return sg_error_format(SG_ERROR_OTHER, "\"%s\" exited with status %d", args,
+				       WEXITSTATUS(status));
+	return NULL;
+}
+
+static const struct sg_command misc_cmds[] = {
+	{ .name = "help", .aliases = "h", .synopsis = "help [COMMAND]",
+	  .summary = "Describe commands", .handler = cmd_help, .complete = complete_command_name },
+	{ .name = "info", .aliases = "i", .synopsis = "info SUBCOMMAND",
+	  .summary = "Show things about the target and spyglass" },
+	{ .name = "info registries", .synopsis = "info registries",
+	  .summary = "List the unwinders, typed readers and stack providers",
+	  .handler = cmd_info_registries },
+	{ .name = "set", .synopsis = "set SETTING VALUE", .summary = "Change a setting",
+	  .details = "Settings: print elements N|unlimited, output-format text|json,\n"
+		     "backtrace limit N|unlimited, confirm on|off.  \"show\" lists them.",
+	  .handler = cmd_set },
+	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
+	  .handler = cmd_show },
+	{ .name = "echo", .synopsis = "echo TEXT", .summary = "Print text (with C escapes such as \\n)",
+	  .handler = cmd_echo },
+	{ .name = "source", .synopsis = "source FILE", .summary = "Run the commands in a file",
+	  .details = "The file stops at its first error, reported as FILE:LINE: message.\n"
+		     "Lines starting with # are comments; empty lines do nothing.",
+	  .handler = cmd_source },
+	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins" },
+	{ .name = "plugin load", .synopsis = "plugin load PATH|NAME",
+	  .summary = "Load a plugin",
+	  .details = "A NAME without '/' is looked for in the plugin folder and in\n"
+		     "SPYGLASS_PLUGIN_PATH.  The plugin's ABI note is checked before any of\n"
+		     "its code runs.",
+	  .handler = cmd_plugin_load },
+	{ .name = "plugin list", .synopsis = "plugin list", .summary = "List the loaded plugins",
+	  .handler = cmd_plugin_list },
+	{ .name = "quit", .aliases = "q exit", .synopsis = "quit [STATUS]",
+	  .summary = "Detach and exit", .handler = cmd_quit },
+	{ .name = "shell", .synopsis = "shell COMMAND", .summary = "Run a shell command",
+	  .handler = cmd_shell },
+};
+
+struct sg_error *shell_register_commands(struct shell *sh)
+{
+	for (size_t i = 0; i < sizeof(misc_cmds) / sizeof(misc_cmds[0]); i++) {
+		struct sg_error *err = sg_command_register(sh->session, &misc_cmds[i], sh);
+		if (err)
+			return err;
+	}
+	struct sg_error *err = shell_register_target_commands(sh);
+	if (!err)
+		err = shell_register_x_command(sh);
+	return err;
+}

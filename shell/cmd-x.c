@@ -1,0 +1,494 @@
+/* "x/NFU ADDR": examine memory as gdb does, and the small address
+   expressions it takes until typed expressions arrive.  */
+#include <config.h>
+#include "shell.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- address expressions ---- */
+
+struct parser {
+	struct shell *sh;
+	const char *p;
+};
+
+static void skip_blanks(struct parser *ps)
+{
+	while (isspace((unsigned char)*ps->p))
+		ps->p++;
+}
+
+static struct sg_error *parse_term(struct parser *ps, uint64_t *ret);
+
+static struct sg_error *parse_sum(struct parser *ps, uint64_t *ret)
+{
+	uint64_t v;
+	struct sg_error *err = parse_term(ps, &v);
+	if (err)
+		return err;
+	for (;;) {
+		skip_blanks(ps);
+		char op = *ps->p;
+		if (op != '+' && op != '-')
+			break;
+		ps->p++;
+		uint64_t w;
+		err = parse_term(ps, &w);
+		if (err)
+			return err;
+		v = op == '+' ? v + w : v - w;
+	}
+	*ret = v;
+	return NULL;
+}
+
+static bool symbol_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == ':' || c == '.' || c == '$' ||
+	       c == '@';
+}
+
+static struct sg_error *parse_term(struct parser *ps, uint64_t *ret)
+{
+	skip_blanks(ps);
+	const char *start = ps->p;
+	if (*ps->p == '(') {
+		ps->p++;
+		struct sg_error *err = parse_sum(ps, ret);
+		if (err)
+			return err;
+		skip_blanks(ps);
+		if (*ps->p != ')')
+			return sg_error_format(SG_ERROR_USAGE, "missing ')' in \"%s\"", start);
+		ps->p++;
+		return NULL;
+	}
+	if (*ps->p == '*') {
+		ps->p++;
+		uint64_t addr;
+		struct sg_error *err = parse_term(ps, &addr);
+		if (err)
+			return err;
+		struct sg_target *t;
+		err = sg_session_need_target(ps->sh->session, &t);
+		if (!err)
+			err = sg_target_read_u64(t, addr, ret);
+		return err;
+	}
+	if (isdigit((unsigned char)*ps->p)) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(ps->p, &end, 0);
+		if (errno || symbol_char(*end))
+			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
+					       (int)strcspn(start, " +-)"), start);
+		ps->p = end;
+		*ret = v;
+		return NULL;
+	}
+	if (*ps->p == '$') {
+		const char *n = ++ps->p;
+		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+			ps->p++;
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", (int)(ps->p - n), n);
+		int reg = sg_reg_lookup(name);
+		if (reg < 0)
+			return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
+		struct sg_thread *th = sg_session_thread(ps->sh->session);
+		if (!th)
+			return sg_error_create(SG_ERROR_TARGET, "No registers.");
+		*ret = sg_thread_regs(th)->r[reg];
+		return NULL;
+	}
+	bool addr_of = false;
+	if (*ps->p == '&') {
+		addr_of = true;
+		ps->p++;
+		skip_blanks(ps);
+	}
+	const char *name = ps->p;
+	size_t len;
+	if (*ps->p == '\'') {
+		name = ++ps->p;
+		while (*ps->p && *ps->p != '\'')
+			ps->p++;
+		if (!*ps->p)
+			return sg_error_format(SG_ERROR_USAGE, "Unmatched single quote.");
+		len = ps->p++ - name;
+	} else {
+		while (symbol_char(*ps->p))
+			ps->p++;
+		len = ps->p - name;
+	}
+	if (len == 0)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.",
+				       start);
+	(void)addr_of;	/* without types, a symbol and its address are the same */
+	char *sname = strndup(name, len);
+	if (!sname)
+		return &sg_enomem;
+	struct sg_target *t;
+	struct sg_error *err = sg_session_need_target(ps->sh->session, &t);
+	struct sg_symbol sym;
+	if (!err)
+		err = sg_lookup_symbol(t, sname, &sym);
+	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
+		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", sname);
+	free(sname);
+	if (!err)
+		*ret = sym.address;
+	return err;
+}
+
+struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret)
+{
+	struct parser ps = { sh, expr };
+	uint64_t v;
+	struct sg_error *err = parse_sum(&ps, &v);
+	if (err)
+		return err;
+	skip_blanks(&ps);
+	if (*ps.p)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.",
+				       ps.p);
+	*ret = v;
+	return NULL;
+}
+
+/* ---- x ---- */
+
+/* Largest count we accept: a typo must not dump gigabytes.  */
+#define X_MAX_COUNT 65536
+
+static void label(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+{
+	struct sg_symbol sym;
+	struct sg_error *err = sg_symbolize(t, addr, &sym);
+	if (err) {
+		snprintf(buf, size, "0x%" PRIx64, addr);
+		sg_error_destroy(err);
+	} else if (sym.offset) {
+		snprintf(buf, size, "0x%" PRIx64 " <%s+%" PRIu64 ">", addr, sym.name, sym.offset);
+	} else {
+		snprintf(buf, size, "0x%" PRIx64 " <%s>", addr, sym.name);
+	}
+}
+
+struct sg_buf_lite {
+	char *s;
+	size_t len, cap;
+};
+
+static void lite_putc(struct sg_buf_lite *b, char c)
+{
+	if (b->len + 2 > b->cap) {
+		size_t ncap = b->cap ? 2 * b->cap : 64;
+		char *s = realloc(b->s, ncap);
+		if (!s)
+			return;
+		b->s = s;
+		b->cap = ncap;
+	}
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+static void lite_puts(struct sg_buf_lite *b, const char *s)
+{
+	while (*s)
+		lite_putc(b, *s++);
+}
+
+/* A byte as gdb shows it inside quotes: \n, \t, \\, \ooo.  QUOTE is the
+   quote character that needs escaping.  */
+static void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote)
+{
+	static const char esc[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
+				    ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v' };
+	if (c == '\\' || c == (unsigned char)quote) {
+		lite_putc(b, '\\');
+		lite_putc(b, c);
+	} else if (c < sizeof(esc) && esc[c]) {
+		lite_putc(b, '\\');
+		lite_putc(b, esc[c]);
+	} else if (c == 033) {
+		lite_puts(b, "\\033");
+	} else if (c < 0x20 || c >= 0x7f) {
+		char o[8];
+		snprintf(o, sizeof(o), "\\%03o", c);
+		lite_puts(b, o);
+	} else {
+		lite_putc(b, c);
+	}
+}
+
+static void char_repr(struct sg_buf_lite *b, unsigned char c)
+{
+	char n[8];
+	snprintf(n, sizeof(n), "%d '", (signed char)c);
+	lite_puts(b, n);
+	if (c == 0)
+		lite_puts(b, "\\000");
+	else
+		escape_byte(b, c, '\'');
+	lite_putc(b, '\'');
+}
+
+static int items_per_line(char fmt, int size)
+{
+	switch (fmt) {
+	case 'c':
+		return 8;
+	case 'a':
+		return 2;
+	default:
+		return size == 8 ? 2 : size == 4 ? 4 : 8;
+	}
+}
+
+static void format_int(char fmt, int size, uint64_t v, struct sg_buf_lite *b)
+{
+	char s[80];
+	int bits = size * 8;
+	uint64_t mask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+	v &= mask;
+	switch (fmt) {
+	case 'x':
+		snprintf(s, sizeof(s), "0x%0*" PRIx64, size * 2, v);
+		break;
+	case 'd': {
+		int64_t sv = bits == 64 ? (int64_t)v
+			     : (v >> (bits - 1)) ? (int64_t)(v | ~mask) : (int64_t)v;
+		snprintf(s, sizeof(s), "%" PRId64, sv);
+		break;
+	}
+	case 'u':
+		snprintf(s, sizeof(s), "%" PRIu64, v);
+		break;
+	case 'o':
+		snprintf(s, sizeof(s), v ? "0%" PRIo64 : "0", v);
+		break;
+	case 't':
+		for (int i = 0; i < bits; i++)
+			s[i] = (v >> (bits - 1 - i)) & 1 ? '1' : '0';
+		s[bits] = '\0';
+		break;
+	default:
+		snprintf(s, sizeof(s), "?");
+	}
+	lite_puts(b, s);
+}
+
+struct x_spec {
+	unsigned long count;
+	char fmt;
+	int size;
+	bool size_given;
+};
+
+static struct sg_error *parse_x_spec(struct shell *sh, const char **argsp, struct x_spec *x)
+{
+	const char *a = *argsp;
+	x->count = 1;
+	x->fmt = sh->x_format;
+	x->size = sh->x_size;
+	x->size_given = false;
+	if (*a != '/')
+		return NULL;
+	a++;
+	if (isdigit((unsigned char)*a)) {
+		char *end;
+		x->count = strtoul(a, &end, 10);
+		a = end;
+	}
+	bool fmt_given = false;
+	while (*a && !isspace((unsigned char)*a)) {
+		switch (*a) {
+		case 'b': x->size = 1; x->size_given = true; break;
+		case 'h': x->size = 2; x->size_given = true; break;
+		case 'w': x->size = 4; x->size_given = true; break;
+		case 'g': x->size = 8; x->size_given = true; break;
+		case 'x': case 'd': case 'u': case 'o': case 't': case 'c': case 's': case 'a':
+			x->fmt = *a;
+			fmt_given = true;
+			break;
+		default:
+			return sg_error_format(SG_ERROR_USAGE, "Invalid number or format letter '%c' in \"/%.*s\".",
+					       *a, (int)strcspn(*argsp + 1, " \t"), *argsp + 1);
+		}
+		a++;
+	}
+	if (x->count == 0 || x->count > X_MAX_COUNT)
+		return sg_error_format(SG_ERROR_USAGE, "count must be between 1 and %d", X_MAX_COUNT);
+	/* gdb's defaults when the size is not given.  */
+	if (!x->size_given && fmt_given) {
+		if (x->fmt == 'a')
+			x->size = 8;
+		else if (x->fmt == 'c' || x->fmt == 's')
+			x->size = 1;
+	}
+	if (x->fmt == 'a' && x->size != 8 && x->size_given)
+		x->size = 8;
+	*argsp = a;
+	return NULL;
+}
+
+static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_t addr,
+				  const struct x_spec *x, struct sg_out *out)
+{
+	uint64_t limit = sg_setting_uint(sh->session, "print elements", 200);
+	if (limit > 1 << 20)
+		limit = 1 << 20;
+	sg_out_array_begin(out, "values");
+	for (unsigned long i = 0; i < x->count; i++) {
+		char *s;
+		bool truncated;
+		struct sg_error *err = sg_target_read_string(t, addr, limit, &s, &truncated);
+		if (err) {
+			sg_out_array_end(out);
+			return err;
+		}
+		size_t len = strlen(s);
+		char lab[512];
+		label(t, addr, lab, sizeof(lab));
+		struct sg_buf_lite b = { 0 };
+		lite_putc(&b, '"');
+		for (size_t k = 0; k < len; k++)
+			escape_byte(&b, (unsigned char)s[k], '"');
+		lite_putc(&b, '"');
+		if (truncated)
+			lite_puts(&b, "...");
+		sg_out_printf(out, "%s:\t%s\n", lab, b.s ? b.s : "\"\"");
+		sg_out_object_begin(out, NULL);
+		sg_out_hex(out, "address", addr);
+		sg_out_string_len(out, "string", s, len);
+		sg_out_bool(out, "truncated", truncated);
+		sg_out_object_end(out);
+		free(b.s);
+		free(s);
+		addr += len + 1;
+	}
+	sg_out_array_end(out);
+	sh->x_next = addr;
+	return NULL;
+}
+
+/* gdb's wording for unreadable memory, naming the first bad address.  */
+static struct sg_error *gdb_fault(struct sg_error *err)
+{
+	if (!err || sg_error_code(err) != SG_ERROR_FAULT)
+		return err;
+	uint64_t bad = sg_error_address(err);
+	sg_error_destroy(err);
+	return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+}
+
+static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_out *out,
+			      void *arg)
+{
+	struct shell *sh = arg;
+	struct x_spec x;
+	struct sg_error *err = parse_x_spec(sh, &args, &x);
+	if (err)
+		return err;
+	while (isspace((unsigned char)*args))
+		args++;
+	uint64_t addr;
+	if (*args) {
+		err = shell_eval_address(sh, args, &addr);
+		if (err)
+			return err;
+	} else if (sh->x_next_valid) {
+		addr = sh->x_next;
+	} else {
+		return sg_error_create(SG_ERROR_USAGE, "Argument required (starting display address).");
+	}
+	struct sg_target *t = sg_session_target(s);
+	sh->x_format = x.fmt;
+	if (x.fmt != 's')
+		sh->x_size = x.size;
+	sg_out_hex(out, "address", addr);
+	char fmts[2] = { x.fmt, '\0' };
+	sg_out_string(out, "format", fmts);
+	sg_out_int(out, "size", x.size);
+	if (x.fmt == 's') {
+		err = x_strings(sh, t, addr, &x, out);
+		sh->x_next_valid = !err;
+		return gdb_fault(err);
+	}
+
+	/* One read for the whole range, so the error names the address that
+	   failed.  */
+	size_t total = x.count * x.size;
+	unsigned char *buf = malloc(total);
+	if (!buf)
+		return &sg_enomem;
+	err = sg_target_read(t, addr, buf, total);
+	if (err) {
+		free(buf);
+		return gdb_fault(err);
+	}
+	int per_line = items_per_line(x.fmt, x.size);
+	sg_out_array_begin(out, "values");
+	for (unsigned long i = 0; i < x.count; i++) {
+		uint64_t v = 0;
+		memcpy(&v, buf + i * x.size, x.size);
+		uint64_t a = addr + i * x.size;
+		if (i % per_line == 0) {
+			char lab[512];
+			label(t, a, lab, sizeof(lab));
+			sg_out_printf(out, "%s%s:", i ? "\n" : "", lab);
+		}
+		struct sg_buf_lite b = { 0 };
+		if (x.fmt == 'c') {
+			char_repr(&b, (unsigned char)v);
+			sg_out_int(out, NULL, (signed char)v);
+		} else if (x.fmt == 'a') {
+			char lab[512];
+			label(t, v, lab, sizeof(lab));
+			lite_puts(&b, lab);
+			sg_out_hex(out, NULL, v);
+		} else {
+			format_int(x.fmt, x.size, v, &b);
+			if (x.fmt == 'd') {
+				int bits = x.size * 8;
+				int64_t sv = bits == 64 ? (int64_t)v
+					     : (v >> (bits - 1)) ? (int64_t)(v | (UINT64_MAX << bits))
+								 : (int64_t)v;
+				sg_out_int(out, NULL, sv);
+			} else {
+				sg_out_uint(out, NULL, v);
+			}
+		}
+		sg_out_printf(out, "\t%s", b.s ? b.s : "");
+		free(b.s);
+	}
+	sg_out_printf(out, "\n");
+	sg_out_array_end(out);
+	free(buf);
+	sh->x_next = addr + total;
+	sh->x_next_valid = true;
+	return NULL;
+}
+
+static const struct sg_command x_cmd = {
+	.name = "x", .synopsis = "x[/NFU] [ADDRESS]", .summary = "Examine memory",
+	.details = "N is a count, F a format and U a unit size, as in gdb.\n"
+		   "Formats: x hex, d decimal, u unsigned, o octal, t binary, c char,\n"
+		   "s string, a address.  Sizes: b byte, h halfword (2), w word (4), g giant (8).\n"
+		   "ADDRESS may be a number, $register, a symbol (its address), &symbol,\n"
+		   "*ADDRESS (the pointer stored there), and + or - of these.\n"
+		   "Without ADDRESS, x goes on after the last address examined.",
+	.handler = cmd_x, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET,
+};
+
+struct sg_error *shell_register_x_command(struct shell *sh);
+struct sg_error *shell_register_x_command(struct shell *sh)
+{
+	return sg_command_register(sh->session, &x_cmd, sh);
+}

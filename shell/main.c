@@ -1,0 +1,327 @@
+/* spyglass: options, start-up and exit.
+
+   Exit status: 0 success; 1 the last command (or -x file) failed; 2 fatal
+   (the -p attach failed); 64 usage error.  */
+#include <config.h>
+#include "shell.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { EXIT_PARTIAL = 1, EXIT_FATAL = 2, EXIT_USAGE = 64 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* The one session, for the signal handlers.  */
+static struct shell *the_shell;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: spyglass [OPTION]... [-- COMMAND...]\n"
+"A debugger shell for Linux: inspect a live process without gdb.\n"
+"\n"
+"  -p, --pid PID          attach to process PID\n"
+"  -x, --command FILE     run the commands in FILE (stops at its first error)\n"
+"  -ex, --eval-command CMD  run CMD (repeatable; later ones run even if it fails)\n"
+"  -batch                 exit after the -x and -ex commands\n"
+"  -q, -quiet             do not print the banner\n"
+"  -nx                    do not read ~/.spyglassrc\n"
+"  --json                 print each command's result as one JSON object per line\n"
+"  --plugin PATH          load a plugin (repeatable)\n"
+"  --stats                print attach and pause times to stderr at exit\n"
+"  --version              print the version and exit\n"
+"  --help                 print this help and exit\n"
+"\n"
+"  spyglass -p PID -- CMD ARGS...   runs one command in batch mode.\n"
+"\n"
+"Plugins load from %s, then from the folders in\n"
+"SPYGLASS_PLUGIN_PATH (colon separated).\n"
+"\n"
+"Exit status: 0 success; 1 the last command or -x file failed;\n"
+"2 fatal (could not attach); 64 usage error.\n",
+		sg_plugin_dir());
+}
+
+static void on_fatal_signal(int sig)
+{
+	/* Let the target run before we die; the kernel would also detach
+	   seized threads, but a signal caught in a stop would be lost.  */
+	if (the_shell)
+		sg_session_emergency_detach(the_shell->session);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGABRT,
+				    SIGFPE, SIGILL, SIGPIPE, SIGINT };
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+enum action_kind { ACTION_COMMAND, ACTION_FILE };
+
+struct action {
+	enum action_kind kind;
+	const char *text;
+};
+
+static void report_plugin_error(const struct sg_error *err, void *arg)
+{
+	fprintf(stderr, "warning: %s\n", sg_error_message(err));
+}
+
+static char *join_args(char **argv, int argc)
+{
+	size_t len = 1;
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static bool parse_pid(const char *s, pid_t *ret)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v <= 0 || v > INT32_MAX)
+		return false;
+	*ret = v;
+	return true;
+}
+
+/* Match "-name", "--name" and "--name=value".  */
+static bool opt(const char *arg, const char *name, const char **inline_value)
+{
+	if (arg[0] != '-')
+		return false;
+	arg += arg[1] == '-' ? 2 : 1;
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n))
+		return false;
+	if (arg[n] == '\0') {
+		*inline_value = NULL;
+		return true;
+	}
+	if (arg[n] == '=') {
+		*inline_value = arg + n + 1;
+		return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	struct shell sh = { .x_format = 'x', .x_size = 4 };
+	struct action *actions = calloc(argc + 1, sizeof(*actions));
+	size_t nactions = 0;
+	const char **plugins = calloc(argc + 1, sizeof(*plugins));
+	size_t nplugins = 0;
+	pid_t pid = 0;
+	bool quiet = false, nx = false, stats = false;
+	char *dashdash = NULL;
+	if (!actions || !plugins) {
+		fprintf(stderr, "spyglass: out of memory\n");
+		return EXIT_FATAL;
+	}
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+#define VALUE()								\
+	({								\
+		const char *val_ = v;					\
+		if (!val_) {						\
+			if (i + 1 >= argc) {				\
+				fprintf(stderr, "spyglass: option %s needs a value\n", a); \
+				return EXIT_USAGE;			\
+			}						\
+			val_ = argv[++i];				\
+		}							\
+		val_;							\
+	})
+		if (!strcmp(a, "--")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "spyglass: \"--\" must be followed by a command\n");
+				return EXIT_USAGE;
+			}
+			dashdash = join_args(argv + i + 1, argc - i - 1);
+			break;
+		} else if (opt(a, "p", &v) || opt(a, "pid", &v)) {
+			const char *s = VALUE();
+			if (!parse_pid(s, &pid)) {
+				fprintf(stderr, "spyglass: invalid process ID \"%s\"\n", s);
+				return EXIT_USAGE;
+			}
+		} else if (opt(a, "x", &v) || opt(a, "command", &v)) {
+			actions[nactions++] = (struct action){ ACTION_FILE, VALUE() };
+		} else if (opt(a, "ex", &v) || opt(a, "eval-command", &v)) {
+			actions[nactions++] = (struct action){ ACTION_COMMAND, VALUE() };
+		} else if (opt(a, "batch", &v) && !v) {
+			sh.batch = true;
+		} else if ((opt(a, "q", &v) || opt(a, "quiet", &v) || opt(a, "silent", &v)) && !v) {
+			quiet = true;
+		} else if ((opt(a, "nx", &v) || opt(a, "n", &v)) && !v) {
+			nx = true;
+		} else if (opt(a, "json", &v) && !v) {
+			sh.json = true;
+		} else if (opt(a, "plugin", &v)) {
+			plugins[nplugins++] = VALUE();
+		} else if (opt(a, "stats", &v) && !v) {
+			stats = true;
+		} else if ((opt(a, "version", &v) || opt(a, "v", &v)) && !v) {
+			printf("spyglass %s\n", sg_version());
+			return 0;
+		} else if ((opt(a, "help", &v) || opt(a, "h", &v)) && !v) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "spyglass: unknown option or argument \"%s\"\n"
+					"Try \"spyglass --help\".\n", a);
+			return EXIT_USAGE;
+		}
+#undef VALUE
+	}
+	if (dashdash) {
+		actions[nactions++] = (struct action){ ACTION_COMMAND, dashdash };
+		sh.batch = true;
+	}
+
+	struct sg_error *err = sg_session_create(&sh.session);
+	if (!err)
+		err = sg_out_create(stdout, sh.json, &sh.out);
+	if (!err)
+		err = shell_register_commands(&sh);
+	if (err) {
+		fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
+		return EXIT_FATAL;
+	}
+	if (sh.json)
+		sg_setting_set(sh.session, "output-format json");
+	the_shell = &sh;
+	install_signals();
+	sh.interactive = !sh.batch && isatty(STDIN_FILENO);
+
+	sg_plugin_load_defaults(sh.session, report_plugin_error, NULL);
+	for (size_t i = 0; i < nplugins; i++) {
+		err = sg_plugin_load(sh.session, plugins[i]);
+		if (err) {
+			fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
+			sg_error_destroy(err);
+			sg_session_destroy(sh.session);
+			return EXIT_FATAL;
+		}
+	}
+
+	if (!quiet && !sh.batch && sh.interactive)
+		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
+
+	int status = 0;
+	uint64_t t0 = 0, attach_ns = 0;
+	if (pid) {
+		t0 = now_ns();
+		err = sg_session_attach(sh.session, pid);
+		attach_ns = now_ns() - t0;
+		if (err) {
+			if (sh.json) {
+				sg_out_begin(sh.out);
+				sg_out_end(sh.out, err);
+			} else {
+				fprintf(stderr, "%s\n", sg_error_message(err));
+			}
+			sg_error_destroy(err);
+			sg_session_destroy(sh.session);
+			sg_out_destroy(sh.out);
+			return EXIT_FATAL;
+		}
+	}
+
+	if (!nx) {
+		const char *home = getenv("HOME");
+		char *rc = NULL;
+		if (home && asprintf(&rc, "%s/.spyglassrc", home) < 0)
+			rc = NULL;
+		if (rc && access(rc, R_OK) == 0) {
+			err = shell_source(&sh, rc);
+			if (err && sg_error_code(err) != SG_ERROR_STOP) {
+				fprintf(stderr, "%s\n", sg_error_message(err));
+				sg_error_destroy(err);
+			}
+		}
+		free(rc);
+	}
+
+	for (size_t i = 0; i < nactions && !sh.quit; i++) {
+		if (actions[i].kind == ACTION_COMMAND) {
+			status = shell_run_line(&sh, actions[i].text, NULL) ? 0 : EXIT_PARTIAL;
+		} else {
+			err = shell_source(&sh, actions[i].text);
+			status = err ? EXIT_PARTIAL : 0;
+			if (err && sg_error_code(err) != SG_ERROR_STOP) {
+				if (sh.json) {
+					sg_out_begin(sh.out);
+					sg_out_end(sh.out, err);
+				} else {
+					fprintf(stderr, "%s\n", sg_error_message(err));
+				}
+				sg_error_destroy(err);
+			}
+		}
+	}
+
+	if (!sh.batch && !sh.quit) {
+		if (sh.interactive)
+			shell_repl(&sh);
+		else
+			status = shell_run_stream(&sh, stdin, "stdin", false) ? 0 : EXIT_PARTIAL;
+	}
+	if (sh.quit)
+		status = sh.quit_status;
+
+	struct sg_target *t = sg_session_target(sh.session);
+	size_t nthreads = t ? sg_target_thread_count(t) : 0;
+	uint64_t detach_t0 = now_ns();
+	the_shell = NULL;
+	if (t)
+		sg_error_destroy(sg_session_detach(sh.session));
+	uint64_t paused_ns = sg_session_last_paused_ns(sh.session);
+	uint64_t detach_ns = now_ns() - detach_t0;
+	if (stats && pid) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr,
+			"stats: threads=%zu attach_us=%.1f paused_us=%.1f detach_us=%.1f maxrss_kb=%ld\n",
+			nthreads, attach_ns / 1e3, paused_ns / 1e3, detach_ns / 1e3, ru.ru_maxrss);
+	}
+	sg_session_destroy(sh.session);
+	sg_out_destroy(sh.out);
+	free(actions);
+	free(plugins);
+	free(dashdash);
+	return status;
+}

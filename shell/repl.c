@@ -1,0 +1,134 @@
+/* The interactive prompt: readline, history in ~/.spyglass_history (or
+   $SPYGLASS_HISTORY), and completion from the command table.  */
+#include <config.h>
+#include "shell.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#define HISTORY_MAX 2000
+
+static struct shell *repl_shell;
+static sigjmp_buf prompt_jmp;
+static volatile sig_atomic_t at_prompt;
+
+/* Ctrl-C at the prompt drops the line, as in gdb; during a command it is
+   ignored (commands are short and bounded).  */
+static void on_sigint(int sig)
+{
+	if (at_prompt)
+		siglongjmp(prompt_jmp, 1);
+}
+
+struct candidates {
+	char **v;
+	size_t n, cap;
+};
+
+static void add_candidate(const char *c, void *arg)
+{
+	struct candidates *cs = arg;
+	for (size_t i = 0; i < cs->n; i++)
+		if (!strcmp(cs->v[i], c))
+			return;
+	if (cs->n + 1 >= cs->cap) {
+		size_t ncap = cs->cap ? cs->cap * 2 : 16;
+		char **v = realloc(cs->v, ncap * sizeof(*v));
+		if (!v)
+			return;
+		cs->v = v;
+		cs->cap = ncap;
+	}
+	char *copy = strdup(c);
+	if (copy)
+		cs->v[cs->n++] = copy;
+}
+
+static struct candidates current;
+static size_t next_candidate;
+
+static char *generator(const char *text, int state)
+{
+	if (next_candidate < current.n)
+		return strdup(current.v[next_candidate++]);
+	return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	for (size_t i = 0; i < current.n; i++)
+		free(current.v[i]);
+	current.n = 0;
+	next_candidate = 0;
+	sg_command_complete(repl_shell->session, rl_line_buffer, end, add_candidate, &current);
+	rl_attempted_completion_over = 1;	/* no file-name fallback */
+	return rl_completion_matches(text, generator);
+}
+
+static char *history_path(void)
+{
+	const char *env = getenv("SPYGLASS_HISTORY");
+	if (env && *env)
+		return strdup(env);
+	const char *home = getenv("HOME");
+	char *path;
+	if (!home || asprintf(&path, "%s/.spyglass_history", home) < 0)
+		return NULL;
+	return path;
+}
+
+void shell_repl(struct shell *sh)
+{
+	repl_shell = sh;
+	rl_readline_name = "spyglass";
+	rl_attempted_completion_function = complete;
+	rl_basic_word_break_characters = " \t\n";
+	rl_catch_signals = 0;
+	char *hist = history_path();
+	using_history();
+	stifle_history(HISTORY_MAX);
+	if (hist)
+		read_history(hist);
+
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
+
+	while (!sh->quit) {
+		if (sigsetjmp(prompt_jmp, 1)) {
+			rl_free_line_state();
+			rl_cleanup_after_signal();
+			rl_reset_after_signal();
+			fputs("\nQuit\n", stdout);
+		}
+		at_prompt = 1;
+		char *line = readline("(spyglass) ");
+		at_prompt = 0;
+		if (!line) {
+			fputs("quit\n", stdout);
+			break;
+		}
+		const char *p = line + strspn(line, " \t");
+		if (*p) {
+			HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
+			if (!last || strcmp(last->line, line))
+				add_history(line);
+		}
+		shell_run_line(sh, line, NULL);
+		free(line);
+	}
+	if (hist) {
+		write_history(hist);
+		free(hist);
+	}
+	for (size_t i = 0; i < current.n; i++)
+		free(current.v[i]);
+	free(current.v);
+	sigaction(SIGINT, &old, NULL);
+}

@@ -1,0 +1,52 @@
+/* The spyglass program: shared state of the shell's files.  */
+#ifndef SG_SHELL_H
+#define SG_SHELL_H
+
+#include <spyglass/spyglass.h>
+#include <stdio.h>
+
+struct shell {
+	struct sg_session *session;
+	struct sg_out *out;
+	bool json;		/* --json */
+	bool batch;
+	bool interactive;	/* readline at a terminal */
+	bool quit;		/* "quit" was run */
+	int quit_status;
+	int source_depth;
+
+	/* "x" remembers its last format, size and next address, as gdb does. */
+	char x_format;
+	int x_size;
+	uint64_t x_next;
+	bool x_next_valid;
+};
+
+/* Register the built-in commands.  */
+struct sg_error *shell_register_commands(struct shell *sh);
+
+/* Run one command line, print its error (prefixed with WHERE, e.g.
+   "cmds.sg:2", when not NULL), and return whether it succeeded.  */
+bool shell_run_line(struct shell *sh, const char *line, const char *where);
+
+/* Run the commands of FILE; stop at the first error.  */
+struct sg_error *shell_source(struct shell *sh, const char *path);
+
+/* Run commands from STREAM, named NAME in errors; with STOP_ON_ERROR stop at
+   the first failing line.  Returns whether the last command succeeded.  */
+bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool stop_on_error);
+
+/* The interactive prompt.  */
+void shell_repl(struct shell *sh);
+
+/* Describe PC as gdb does in frame lines: "0x... in sym () from lib".  */
+void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size);
+
+/* Parse an address expression: numbers, $registers, symbols, &symbol,
+   *ADDR (read a pointer), joined by + and -.  */
+struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret);
+
+/* Apply the output-format setting to the output object.  */
+void shell_sync_output(struct shell *sh);
+
+#endif
