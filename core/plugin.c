@@ -233,7 +233,8 @@ static void load_dir(struct sg_session *s, const char *dir, size_t len,
 		}
 	}
 	closedir(dh);
-	qsort(names, n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct sg_error *err = load_path(s, names[i]);
 		if (err && report)

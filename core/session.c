@@ -75,7 +75,9 @@ struct sg_error *sg_session_need_target(struct sg_session *s, struct sg_target *
 	if (!s->target)
 		return sg_error_create(SG_ERROR_TARGET,
 				       "no target: use \"attach PID\" or start with -p PID");
-	if (s->target->gone)
+	/* One waitpid(WNOHANG): a target that died since the last command
+	   must fail every command with the same clear line.  */
+	if (!sg_target_alive(s->target))
 		return sg_target_gone_error(s->target);
 	*ret = s->target;
 	return NULL;

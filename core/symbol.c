@@ -97,6 +97,11 @@ static struct demangled *demangle_entry(struct sg_target *t, const char *raw)
 	d->raw = raw;
 	d->full = sg_demangle(raw, true);
 	d->base = d->full ? sg_demangle(raw, false) : NULL;
+	/* Function template instances demangle with their return type first,
+	   "int ns::twice<int>(int)"; gdb shows them without it.  */
+	char *p = d->full && d->base ? strstr(d->full, d->base) : NULL;
+	if (p && p > d->full && p[-1] == ' ')
+		memmove(d->full, p, strlen(p) + 1);
 	if (!d->full) {
 		/* Not mangled: show it without "@VERSION".  */
 		const char *at = strchr(raw, '@');
@@ -191,6 +196,12 @@ static int symbol_rank(struct sg_target *t, struct sg_module *mod, const GElf_Sy
 	return rank;
 }
 
+/* NAME is D's demangled name, with or without parameters.  */
+static bool demangled_matches(const struct demangled *d, const char *name)
+{
+	return !strcmp(d->full, name) || (d->base && !strcmp(d->base, name));
+}
+
 struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, struct sg_symbol *ret)
 {
 	struct sg_error *err = sg_target_load_modules(target);
@@ -221,8 +232,7 @@ struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, st
 			if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) &&
 			    ident_len && memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
 				struct demangled *d = demangle_entry(target, raw);
-				match = d && d->full &&
-					(!strcmp(d->full, name) || (d->base && !strcmp(d->base, name)));
+				match = d && d->full && demangled_matches(d, name);
 			}
 			if (!match)
 				continue;

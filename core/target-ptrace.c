@@ -80,6 +80,12 @@ static struct sg_error *attach_error(pid_t pid, int errnum)
 		return sg_error_format(SG_ERROR_TARGET,
 				       "cannot attach to process %d: No such process", pid);
 	if (errnum == EPERM) {
+		struct sg_thread probe = { .tid = pid };
+		read_task_stat(pid, &probe);
+		if (probe.state == 'Z' || probe.state == 'X')
+			return sg_error_format(SG_ERROR_TARGET,
+					       "cannot attach to process %d: it has exited (a zombie not yet reaped by its parent)",
+					       pid);
 		long tracer = status_field(pid, 0, "TracerPid:");
 		if (tracer > 0) {
 			char path[64], comm[64];
@@ -262,18 +268,29 @@ static bool ptrace_alive(struct sg_target *t)
 {
 	if (t->gone)
 		return false;
-	int status;
-	pid_t r = waitpid(t->pid, &status, WNOHANG | __WALL);
-	if (r == t->pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
-		t->gone = true;
-		t->gone_status = status;
-		return false;
+	/* Every thread is stopped, so a thread that exits means the process
+	   was killed (SIGKILL reaches stopped tracees).  Reap our tracees'
+	   exits: the leader's is reported only after the other threads have
+	   been reaped.  */
+	for (size_t i = 0; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		if (!th->seized)
+			continue;
+		int status;
+		pid_t r = waitpid(th->tid, &status, WNOHANG | __WALL);
+		if (r == th->tid && (WIFEXITED(status) || WIFSIGNALED(status))) {
+			th->seized = false;
+			if (!t->gone || WIFSIGNALED(status))
+				t->gone_status = status;
+			t->gone = true;
+		} else if (r < 0 && errno == ECHILD) {
+			th->seized = false;
+			t->gone = true;
+		}
 	}
-	if (r < 0 && errno == ECHILD && kill(t->pid, 0) < 0 && errno == ESRCH) {
+	if (!t->gone && kill(t->pid, 0) < 0 && errno == ESRCH)
 		t->gone = true;
-		return false;
-	}
-	return true;
+	return !t->gone;
 }
 
 static struct sg_error *ptrace_read(struct sg_target *t, uint64_t address, void *buf,

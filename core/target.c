@@ -219,7 +219,8 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	dwfl_report_begin(dwfl);
 	int r = dwfl_linux_proc_report(dwfl, t->pid);
 	if (dwfl_report_end(dwfl, NULL, NULL) != 0 || r != 0) {
-		struct sg_error *err = r > 0
+		struct sg_error *err = !sg_target_alive(t) ? sg_target_gone_error(t)
+			: r > 0
 			? sg_error_os(r, "cannot read the modules of process %d", t->pid)
 			: sg_error_dwfl("cannot report modules");
 		dwfl_end(dwfl);

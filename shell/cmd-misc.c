@@ -32,10 +32,9 @@ static void complete_command_name(struct sg_session *s, const char *args, size_t
 static struct sg_error *cmd_set(struct sg_session *s, const char *args, struct sg_out *out,
 				void *arg)
 {
-	struct sg_error *err = sg_setting_set(s, args);
-	if (!err)
-		shell_sync_output(arg);
-	return err;
+	/* The shell applies output-format after this command ends, so the
+	   command's own result keeps the format it started in.  */
+	return sg_setting_set(s, args);
 }
 
 static struct sg_error *cmd_show(struct sg_session *s, const char *args, struct sg_out *out,

@@ -312,7 +312,8 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 						 : "static storage";
 	struct sg_module_info info;
 	sg_module_info(sym.module, &info);
-	sg_out_printf(out, "Symbol \"%s\" is %s at %s 0x%" PRIx64 ".\n", name, what,
+	/* Like gdb, name the symbol as demangled (with its parameters).  */
+	sg_out_printf(out, "Symbol \"%s\" is %s at %s 0x%" PRIx64 ".\n", sym.name, what,
 		      sym.kind == STT_TLS ? "offset" : "address", sym.address);
 	sg_out_string(out, "symbol", sym.name);
 	sg_out_string(out, "raw_name", sym.raw_name);

@@ -72,8 +72,17 @@ static void install_signals(void)
 	sa.sa_handler = on_fatal_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_RESETHAND;
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* Under nohup, SIGHUP (and maybe SIGPIPE) is ignored: the caller
+		   asked us not to die of it.  SIGINT and SIGQUIT are ignored in
+		   every background job of a script, so those we still catch:
+		   detaching first is always the safe way to die.  */
+		struct sigaction old;
+		if ((sigs[i] == SIGHUP || sigs[i] == SIGPIPE) &&
+		    sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 enum action_kind { ACTION_COMMAND, ACTION_FILE };
@@ -146,9 +155,13 @@ int main(int argc, char **argv)
 	pid_t pid = 0;
 	bool quiet = false, nx = false, stats = false;
 	char *dashdash = NULL;
+	int status = 0;
+	struct sg_error *err = NULL;
+	uint64_t t0 = 0, attach_ns = 0;
 	if (!actions || !plugins) {
 		fprintf(stderr, "spyglass: out of memory\n");
-		return EXIT_FATAL;
+		status = EXIT_FATAL;
+		goto out;
 	}
 
 	for (int i = 1; i < argc; i++) {
@@ -159,7 +172,8 @@ int main(int argc, char **argv)
 		if (!val_) {						\
 			if (i + 1 >= argc) {				\
 				fprintf(stderr, "spyglass: option %s needs a value\n", a); \
-				return EXIT_USAGE;			\
+				status = EXIT_USAGE;			\
+				goto out;				\
 			}						\
 			val_ = argv[++i];				\
 		}							\
@@ -168,7 +182,8 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "spyglass: \"--\" must be followed by a command\n");
-				return EXIT_USAGE;
+				status = EXIT_USAGE;
+				goto out;
 			}
 			dashdash = join_args(argv + i + 1, argc - i - 1);
 			break;
@@ -176,7 +191,8 @@ int main(int argc, char **argv)
 			const char *s = VALUE();
 			if (!parse_pid(s, &pid)) {
 				fprintf(stderr, "spyglass: invalid process ID \"%s\"\n", s);
-				return EXIT_USAGE;
+				status = EXIT_USAGE;
+				goto out;
 			}
 		} else if (opt(a, "x", &v) || opt(a, "command", &v)) {
 			actions[nactions++] = (struct action){ ACTION_FILE, VALUE() };
@@ -196,14 +212,15 @@ int main(int argc, char **argv)
 			stats = true;
 		} else if ((opt(a, "version", &v) || opt(a, "v", &v)) && !v) {
 			printf("spyglass %s\n", sg_version());
-			return 0;
+			goto out;
 		} else if ((opt(a, "help", &v) || opt(a, "h", &v)) && !v) {
 			usage(stdout);
-			return 0;
+			goto out;
 		} else {
 			fprintf(stderr, "spyglass: unknown option or argument \"%s\"\n"
 					"Try \"spyglass --help\".\n", a);
-			return EXIT_USAGE;
+			status = EXIT_USAGE;
+			goto out;
 		}
 #undef VALUE
 	}
@@ -212,14 +229,16 @@ int main(int argc, char **argv)
 		sh.batch = true;
 	}
 
-	struct sg_error *err = sg_session_create(&sh.session);
+	err = sg_session_create(&sh.session);
 	if (!err)
 		err = sg_out_create(stdout, sh.json, &sh.out);
 	if (!err)
 		err = shell_register_commands(&sh);
 	if (err) {
 		fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
-		return EXIT_FATAL;
+		sg_error_destroy(err);
+		status = EXIT_FATAL;
+		goto out;
 	}
 	if (sh.json)
 		sg_setting_set(sh.session, "output-format json");
@@ -233,16 +252,14 @@ int main(int argc, char **argv)
 		if (err) {
 			fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
 			sg_error_destroy(err);
-			sg_session_destroy(sh.session);
-			return EXIT_FATAL;
+			status = EXIT_FATAL;
+			goto out;
 		}
 	}
 
 	if (!quiet && !sh.batch && sh.interactive)
 		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
 
-	int status = 0;
-	uint64_t t0 = 0, attach_ns = 0;
 	if (pid) {
 		t0 = now_ns();
 		err = sg_session_attach(sh.session, pid);
@@ -255,9 +272,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "%s\n", sg_error_message(err));
 			}
 			sg_error_destroy(err);
-			sg_session_destroy(sh.session);
-			sg_out_destroy(sh.out);
-			return EXIT_FATAL;
+			status = EXIT_FATAL;
+			goto out;
 		}
 	}
 
@@ -318,6 +334,8 @@ int main(int argc, char **argv)
 			"stats: threads=%zu attach_us=%.1f paused_us=%.1f detach_us=%.1f maxrss_kb=%ld\n",
 			nthreads, attach_ns / 1e3, paused_ns / 1e3, detach_ns / 1e3, ru.ru_maxrss);
 	}
+out:
+	the_shell = NULL;
 	sg_session_destroy(sh.session);
 	sg_out_destroy(sh.out);
 	free(actions);

@@ -22,6 +22,8 @@
 #define SG_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
 #define SG_RETURNS_NONNULL __attribute__((returns_nonnull))
 #define SG_WARN_UNUSED __attribute__((warn_unused_result))
+/* For callback parameters a handler does not need.  */
+#define SG_UNUSED __attribute__((unused))
 
 /* Callback return values, as in libdwfl: continue or stop the walk.  */
 enum {

@@ -52,7 +52,7 @@ static struct sg_error *example_init(struct sg_session *session, void **state_re
 	return sg_command_register(session, &hello_cmd, state);
 }
 
-static void example_fini(struct sg_session *session, void *state)
+static void example_fini(struct sg_session *session SG_UNUSED, void *state)
 {
 	free(state);
 }
