@@ -96,6 +96,18 @@ start_fixture() {
 	return 1
 }
 
+# wait_for SECONDS COMMAND...: poll COMMAND every 20 ms until it succeeds;
+# fail after SECONDS.
+wait_for() {
+	local n=$(($1 * 50))
+	shift
+	while ! "$@"; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.02
+	done
+}
+
 stop_fixture() {
 	kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null

@@ -1,0 +1,102 @@
+#!/bin/bash
+# Plugins: loading by path, by name and from folders; refusing wrong ABIs and
+# files that are not plugins before any of their code runs; and building the
+# example out of tree against the installed headers with pkg-config.
+. "$top_srcdir/tests/test-subr.sh"
+
+example=$top_builddir/plugins/example/.libs/example.so
+badabi=$top_builddir/tests/fixtures/.libs/badabi.so
+
+sg --plugin "$example" -ex 'hello' -ex 'hello tester' -ex 'plugin list'
+like "$OUT" '^Hello, world \(call 1\)\.$' "the example's command runs"
+like "$OUT" '^Hello, tester \(call 2\)\.$' "its state lives across calls"
+like "$OUT" "^example +1\.0 +$(readlink -f "$example")\$" "plugin list names it"
+like "$OUT" '1 command, 0 unwinders, 0 readers, 0 stack providers' "plugin list counts what it registered"
+sg --plugin "$example" -ex 'help hello'
+like "$OUT" '^Usage: hello \[NAME\]$' "help knows the plugin's command"
+
+sg -ex "plugin load $example" -ex 'hello'
+like "$OUT" "^Loaded plugin from $example" "plugin load PATH"
+like "$OUT" '^Hello, world' "a plugin loaded at the prompt adds its command"
+sg -ex 'plugin list'
+is "$OUT" "No plugins are loaded." "no plugins by default in the test environment"
+
+OUT=$(SPYGLASS_PLUGIN_PATH=/nonexistent:$(dirname "$example") "$SG_BIN" -nx -batch -ex 'hello' 2>&1)
+like "$OUT" '^Hello, world' "plugins in SPYGLASS_PLUGIN_PATH load at start-up"
+mkdir -p "$testdir/plugdir"
+cp "$example" "$testdir/plugdir/"
+OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/plugdir "$SG_BIN" -nx -batch -ex 'hello' 2>&1)
+like "$OUT" '^Hello, world' "plugins in the default folder load at start-up"
+OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/empty SPYGLASS_PLUGIN_PATH=$testdir/plugdir "$SG_BIN" -nx -batch -ex 'plugin list' -ex 'plugin load example' 2>&1)
+like "$OUT" "cannot load plugin $testdir/plugdir/example.so: plugin example is already loaded from $testdir/plugdir/example.so|plugin example is already loaded" "a plugin is loaded once"
+OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/empty "$SG_BIN" -nx -batch -ex 'plugin load example' 2>&1)
+is "$OUT" "cannot open plugin example: No such file or directory" "a name not found in any folder"
+
+# A plugin built for another ABI: refused before its constructor runs.
+mark=$testdir/badabi-ran
+SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch -ex "plugin load $badabi" >/dev/null 2>"$testdir/e"
+st=$?
+is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.0" "wrong ABI is refused"
+is "$st" 1 "wrong ABI: exit 1"
+ok $([ ! -e "$mark" ]; echo $?) "none of the refused plugin's code ran"
+SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch --plugin "$badabi" -ex 'echo x' >/dev/null 2>"$testdir/e"
+is "$?" 2 "--plugin with a bad plugin is fatal (2)"
+
+# Files that are not plugins.
+printf 'not an ELF file\n' >"$testdir/text.so"
+sg -ex "plugin load $testdir/text.so"
+is "$ERR" "cannot load plugin $testdir/text.so: not an ELF file" "a text file"
+sg -ex "plugin load $FIXTURES/sg-symbols"
+is "$ERR" "cannot load plugin $FIXTURES/sg-symbols: not a shared object" "an executable"
+libm=$(ldconfig -p | awk '/libm\.so\.6 .*x86-64/ { print $NF; exit }')
+sg -ex "plugin load $libm"
+is "$ERR" "cannot load plugin $libm: not a spyglass plugin (no .note.spyglass ABI note)" "a shared library without the ABI note"
+sg -ex "plugin load $testdir/missing.so"
+is "$ERR" "cannot open plugin $testdir/missing.so: No such file or directory" "a missing file"
+: >"$testdir/empty.so"
+sg -ex "plugin load $testdir/empty.so"
+is "$ERR" "cannot load plugin $testdir/empty.so: not an ELF file" "an empty file"
+head -c 100 "$example" >"$testdir/truncated.so"
+sg -ex "plugin load $testdir/truncated.so"
+like "$ERR" "^cannot load plugin $testdir/truncated.so: " "a truncated plugin"
+sg -ex "plugin load $example" -ex "plugin load $example"
+is "$ERR" "plugin example is already loaded from $(readlink -f "$example")" "loading twice"
+
+# A broken plugin in the default folder warns and does not stop start-up.
+cp "$testdir/text.so" "$testdir/plugdir/broken.so"
+OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/plugdir "$SG_BIN" -nx -batch -ex 'hello' 2>&1)
+like "$OUT" "^warning: cannot load plugin $testdir/plugdir/broken.so: not an ELF file$" "a broken plugin in the folder warns"
+like "$OUT" '^Hello, world' "the other plugins still load"
+
+# Out of tree, as a plugin writer would: install into a staging folder,
+# then build the installed example with the installed Makefile and
+# pkg-config, and load it.
+inst=$testdir/inst
+if ! command -v pkg-config >/dev/null; then
+	skip "pkg-config not installed"
+elif ! ${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$inst" >"$testdir/install.log" 2>&1; then
+	ok 1 "staged install for the out-of-tree build"
+	sed 's/^/#   /' "$testdir/install.log" | tail -20
+else
+	pc=$(find "$inst" -name spyglass.pc | head -1)
+	src=$(dirname "$(find "$inst" -path '*/example/example.c' | head -1)")
+	ok $([ -n "$pc" ] && [ -n "$src" ]; echo $?) "spyglass.pc and the example's source are installed"
+	mkdir -p "$testdir/oot"
+	cp "$src/example.c" "$src/Makefile" "$testdir/oot/"
+	export PKG_CONFIG_SYSROOT_DIR=$inst PKG_CONFIG_PATH=$(dirname "$pc")
+	like "$(pkg-config --cflags spyglass)" "^-I$inst/.*/include" "pkg-config points at the installed headers"
+	if make -s -C "$testdir/oot" CC="${CC:-cc}" CFLAGS="-O2 -Wall -Wextra -Werror" >"$testdir/oot.log" 2>&1; then
+		ok 0 "the example builds out of tree with pkg-config spyglass"
+		sg -ex "plugin load $testdir/oot/example.so" -ex 'hello oot'
+		like "$OUT" '^Hello, oot \(call 1\)\.$' "the out-of-tree plugin loads and runs"
+	else
+		ok 1 "the example builds out of tree with pkg-config spyglass"
+		sed 's/^/#   /' "$testdir/oot.log" | tail -20
+	fi
+	unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
+fi
+
+sg --json --plugin "$example" -ex 'plugin list' -ex 'hello json'
+like "$OUT" '^\{"plugins":\[\{"name":"example","version":"1\.0",' "plugin list in JSON"
+like "$OUT" '^\{"greeting":"json","pid":null,"calls":1\}$' "a plugin command in JSON"
+done_testing

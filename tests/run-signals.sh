@@ -1,0 +1,173 @@
+#!/bin/bash
+# spyglass never leaves its target stopped or traced, whatever signal ends it.
+. "$top_srcdir/tests/test-subr.sh"
+
+# SIGQUIT dumps core: keep core files out of the build tree.
+ulimit -c 0 2>/dev/null
+
+sg_pids=()
+signals_cleanup() {
+	local p
+	for p in "${sg_pids[@]}"; do
+		kill -9 "$p" 2>/dev/null
+	done
+	cleanup
+}
+trap signals_cleanup EXIT
+
+traced_by() {	# traced_by PID TRACER
+	[ "$(tracer_of "$1")" = "$2" ]
+}
+
+gone_or_zombie() {
+	local st
+	st=$(proc_state "$1")
+	[ -z "$st" ] || [ "$st" = Z ]
+}
+
+# ok if no thread of PID is stopped or traced (check_running only looks at
+# the leader; a thread left in a ptrace stop would hang the process too).
+check_threads() {
+	local pid=$1 task st tr bad=
+	for task in /proc/"$pid"/task/*; do
+		st=$(awk '/^State:/ { print $2 }' "$task/status" 2>/dev/null)
+		tr=$(awk '/^TracerPid:/ { print $2 }' "$task/status" 2>/dev/null)
+		[ -n "$st" ] || continue	# the thread went away meanwhile
+		if [ "$st" = T ] || [ "$st" = t ] || [ "$tr" != 0 ]; then
+			bad="$bad ${task##*/}:$st:tracer=$tr"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		echo "#   stopped or traced threads:$bad"
+	fi
+}
+
+# Start spyglass attached to $pid, reading commands from a FIFO: it blocks
+# in its read of stdin, attached.  Opening the FIFO read-write never blocks
+# and spyglass never sees EOF, and no helper process (like the "sleep" of a
+# pipeline) is left behind.  Its first command touches a file: once that
+# exists, the attach is complete (every thread stopped) and spyglass waits
+# for more.  Usage: start_blocked_spyglass TAG [PID]; PID defaults to $pid.
+# Sets SG_PID, SG_ERRF and SG_READY.
+start_blocked_spyglass() {
+	local fifo=$testdir/stdin.$1 target=${2:-$pid}
+	SG_ERRF=$testdir/stderr.$1
+	SG_READY=$testdir/ready.$1
+	mkfifo "$fifo" || return 1
+	"$SG_BIN" -nx -p "$target" <>"$fifo" >"$testdir/stdout.$1" 2>"$SG_ERRF" &
+	SG_PID=$!
+	sg_pids+=("$SG_PID")
+	printf 'shell touch %s\n' "$SG_READY" >"$fifo"
+}
+
+# attached PID: spyglass $SG_PID traces PID and has run its first command.
+attached() {
+	[ -e "$SG_READY" ] && traced_by "$1" "$SG_PID"
+}
+
+show_stderr() {
+	[ -s "$1" ] && sed 's/^/#   stderr: /' "$1"
+	return 0
+}
+
+start_fixture "$FIXTURES/sg-threads" 3 || exit 1
+pid=$FIXTURE_PID
+nthreads=$(ls /proc/"$pid"/task | wc -l)
+
+for sig in TERM HUP INT QUIT; do
+	signum=$(kill -l "$sig")
+	start_blocked_spyglass "$sig"
+	if wait_for 5 attached "$pid"; then
+		ok 0 "SIG$sig: spyglass $SG_PID attached and waits for commands"
+	else
+		ok 1 "SIG$sig: spyglass $SG_PID attached and waits for commands (tracer '$(tracer_of "$pid")')"
+		show_stderr "$SG_ERRF"
+	fi
+	echo "# target state while spyglass is attached: $(proc_state "$pid")"
+	# Every thread is seized, not only the leader.
+	tracers=$(cat /proc/"$pid"/task/*/status | awk '/^TracerPid:/ { print $2 }' | sort -u)
+	is "$tracers" "$SG_PID" "SIG$sig: all $nthreads threads are traced by spyglass"
+
+	kill -"$sig" "$SG_PID"
+	if wait_for 5 gone_or_zombie "$SG_PID"; then
+		wait "$SG_PID" 2>/dev/null
+		status=$?
+		is "$status" "$((128 + signum))" "SIG$sig: spyglass dies of the signal (status 128+$signum)"
+	else
+		ok 1 "SIG$sig: spyglass exits within 5 s of SIG$sig"
+		show_stderr "$SG_ERRF"
+		kill -9 "$SG_PID" 2>/dev/null
+		wait "$SG_PID" 2>/dev/null
+	fi
+	# The kernel detaches a dead tracer's tracees, but a few milliseconds
+	# may pass after the tracer's exit status is reported.
+	wait_for 2 traced_by "$pid" 0
+	check_running "$pid" "SIG$sig: target runs and is not traced after spyglass died"
+	check_threads "$pid" "SIG$sig: no thread of the target is stopped or traced"
+done
+
+# SIGKILL cannot be caught: the kernel detaches the tracees, and since
+# spyglass seizes (PTRACE_SEIZE) no stop is left behind.
+start_blocked_spyglass KILL
+if wait_for 5 attached "$pid"; then
+	ok 0 "SIGKILL: spyglass $SG_PID attached and waits for commands"
+else
+	ok 1 "SIGKILL: spyglass $SG_PID attached and waits for commands (tracer '$(tracer_of "$pid")')"
+	show_stderr "$SG_ERRF"
+fi
+kill -9 "$SG_PID"
+wait "$SG_PID" 2>/dev/null
+is "$?" 137 "SIGKILL: spyglass is killed (status 137)"
+wait_for 2 traced_by "$pid" 0
+check_running "$pid" "SIGKILL: target runs and is not traced after spyglass was killed"
+check_threads "$pid" "SIGKILL: no thread of the target is stopped or traced"
+
+# No stale tracer: a new spyglass attaches at once.
+sg -p "$pid" -ex 'info threads'
+ok $STATUS "SIGKILL: a fresh spyglass attaches afterwards (status $STATUS${ERR:+: $ERR})"
+like "$OUT" 'sleeper-0' "SIGKILL: the fresh spyglass lists the target's threads"
+check_running "$pid" "target runs after the fresh spyglass"
+
+# A signal sent to the target while spyglass holds it is not lost: once
+# spyglass is gone the target gets it (SIGUSR1 kills sg-threads).
+for sig in TERM KILL; do
+	start_fixture "$FIXTURES/sg-threads" 2 || exit 1
+	upid=$FIXTURE_PID
+	start_blocked_spyglass "usr1-$sig" "$upid"
+	wait_for 5 attached "$upid"
+	ok $? "SIG$sig: spyglass $SG_PID attached to a second target"
+	kill -USR1 "$upid"
+	kill -"$sig" "$SG_PID"
+	wait_for 5 gone_or_zombie "$SG_PID"
+	wait "$SG_PID" 2>/dev/null
+	if wait_for 5 gone_or_zombie "$upid"; then
+		wait "$upid" 2>/dev/null
+		is "$?" 138 "SIG$sig: a SIGUSR1 sent to the held target is delivered after spyglass died"
+	else
+		ok 1 "SIG$sig: a SIGUSR1 sent to the held target is delivered after spyglass died (state $(proc_state "$upid"), tracer '$(tracer_of "$upid")')"
+		stop_fixture "$upid"
+	fi
+done
+
+# A signal to a dead target's tracer: the target exits while spyglass waits.
+start_blocked_spyglass gone
+wait_for 5 attached "$pid"
+ok $? "spyglass $SG_PID attached again"
+# Not stop_fixture: the shell cannot reap a traced child before its tracer.
+kill -9 "$pid"
+wait_for 5 gone_or_zombie "$pid"
+kill -TERM "$SG_PID"
+if wait_for 5 gone_or_zombie "$SG_PID"; then
+	wait "$SG_PID"
+	status=$?
+	is "$status" 143 "SIGTERM after the target died: spyglass dies of the signal"
+else
+	ok 1 "SIGTERM after the target died: spyglass exits within 5 s"
+	show_stderr "$SG_ERRF"
+fi
+stop_fixture "$pid"
+
+done_testing
