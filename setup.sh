@@ -1,0 +1,85 @@
+#!/bin/bash
+# Set up spyglass on a Debian 12 machine and run one of its jobs.
+#
+#   ./setup.sh demo    install, build, attach to a demo process and show its
+#                      threads and modules
+#   ./setup.sh check   install, build, run the test suite
+#   ./setup.sh build   install and build only
+#   ./setup.sh deps    install the Debian packages only
+#
+# Run as root (or with sudo) so that apt-get can install packages.
+# Environment: BUILD_DIR (default _build), CONFIGURE_FLAGS (extra flags for
+# configure, e.g. --enable-werror or --enable-sanitizers), JOBS.
+set -euo pipefail
+
+cd "$(dirname "$0")"
+src=$PWD
+build=${BUILD_DIR:-_build}
+jobs=${JOBS:-$(nproc)}
+
+# Every package the build, the tests and the benchmarks need, and nothing
+# else: a new machine has only what this list installs.
+packages=(
+	# build
+	autoconf automake libtool pkgconf make gcc g++
+	libdw-dev libelf-dev libiberty-dev libreadline-dev
+	# tests: gdb is the oracle, eu-stack and readelf check our answers,
+	# jq parses JSON, tmux drives the prompt, setpriv tests refusals,
+	# libc6-dbg gives libc a separate debug file to find
+	gdb elfutils binutils jq tmux util-linux procps libc6-dbg
+)
+
+install_deps() {
+	local missing=()
+	local p
+	for p in "${packages[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "setup.sh: missing packages: ${missing[*]}; run as root to install them" >&2
+		exit 1
+	fi
+	echo "setup.sh: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build() {
+	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ] ||
+	   [ tests/Makefile.inc -nt configure ]; then
+		autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
+	fi
+	mkdir -p "$build"
+	if [ ! -f "$build/Makefile" ] || [ "$build/config.status" -ot configure ] ||
+	   [ "$(cat "$build/.configure-flags" 2>/dev/null)" != "${CONFIGURE_FLAGS:-}" ]; then
+		(cd "$build" && "$src/configure" -q ${CONFIGURE_FLAGS:-})
+		printf '%s' "${CONFIGURE_FLAGS:-}" >"$build/.configure-flags"
+	fi
+	make -s -C "$build" -j"$jobs"
+}
+
+demo() {
+	make -s -C "$build" tests/fixtures/sg-threads
+	local out
+	out=$(mktemp)
+	"$build/tests/fixtures/sg-threads" 4 >"$out" &
+	local pid=$!
+	trap 'kill $pid 2>/dev/null; rm -f "$out"' EXIT
+	for _ in $(seq 1 200); do
+		grep -q ready "$out" && break
+		sleep 0.025
+	done
+	echo "== spyglass -p $pid -batch -ex 'info threads' -ex 'info sharedlibrary'"
+	SPYGLASS_PLUGIN_DIR="$build/plugins" "$build/shell/spyglass" -nx -p "$pid" -batch \
+		-ex 'info threads' -ex 'info sharedlibrary' --stats
+}
+
+case "${1:-}" in
+deps) install_deps ;;
+build) install_deps; build ;;
+demo) install_deps; build; demo ;;
+check) install_deps; build; make -s -C "$build" -j"$jobs" check ;;
+*) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 64 ;;
+esac
