@@ -39,6 +39,12 @@ else
 fi
 check_running "$pid" "target runs after the batch"
 
+# The fallback reader, /proc/PID/mem, gives the same answers.
+SPYGLASS_MEMORY_READER=procfs sg -p "$pid" "${args[@]}"
+is "$OUT" "$sg_out" "reading through /proc/PID/mem gives the same output"
+SPYGLASS_MEMORY_READER=procfs sg -p "$pid" -ex 'x/2xg *&sg_bad_ptr'
+is "$ERR" "Cannot access memory at address 0x10" "/proc/PID/mem: unreadable memory"
+
 # An address inside a symbol, given as a number.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^Symbol "sg_counter" is static storage at address \(0x[0-9a-f]*\)\.$/\1/p')
 inside=$(printf '0x%x' $((addr + 2)))
