@@ -62,8 +62,25 @@ struct sg_target_ops {
 	void (*emergency_detach)(struct sg_target *target);
 };
 
+/* symtab.c */
+struct sg_symtab;
+struct sg_symtab_entry {
+	uint64_t addr, size;
+	const char *name;	/* raw, in the ELF string table */
+	Elf *elf;
+	uint32_t shndx;
+	uint32_t index;		/* in the symbol table */
+	uint8_t type, bind;
+};
+void sg_symtab_destroy(struct sg_symtab *st);
+/* MOD's address index, built on first use.  */
+struct sg_error *sg_module_symtab(struct sg_module *mod, const struct sg_symtab **ret);
+/* The symbol covering ADDR, or NULL.  */
+const struct sg_symtab_entry *sg_symtab_lookup(const struct sg_symtab *st, uint64_t addr);
+
 struct sg_module {
 	Dwfl_Module *dwmod;
+	struct sg_symtab *symtab;
 	const char *name;
 	uint64_t start, end;
 	char *build_id;
@@ -86,6 +103,7 @@ struct sg_target {
 	size_t nmodules;
 
 	struct sg_demangle_cache *demangled;
+	char *maps;		/* /proc/PID/maps when the modules were reported */
 
 	/* live */
 	int mem_fd;
@@ -100,6 +118,8 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret);
 void sg_target_destroy(struct sg_target *target);
 /* Report modules to libdwfl, once.  */
 struct sg_error *sg_target_load_modules(struct sg_target *target);
+/* Report the modules again if /proc/PID/maps changed since they were.  */
+struct sg_error *sg_target_refresh_modules(struct sg_target *target);
 /* The "process exited" error, with its status.  */
 struct sg_error *sg_target_gone_error(struct sg_target *target);
 

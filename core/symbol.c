@@ -144,23 +144,21 @@ struct sg_error *sg_symbolize(struct sg_target *target, uint64_t address, struct
 	struct sg_module *mod = sg_target_module_at(target, address);
 	if (!mod)
 		return &sg_not_found;
-	GElf_Off off;
-	GElf_Sym sym;
-	GElf_Word shndx;
-	Elf *elf;
-	Dwarf_Addr bias;
-	const char *raw = dwfl_module_addrinfo(mod->dwmod, address, &off, &sym, &shndx, &elf,
-					       &bias);
-	if (!raw || !raw[0])
+	const struct sg_symtab *st;
+	struct sg_error *err = sg_module_symtab(mod, &st);
+	if (err)
+		return err;
+	const struct sg_symtab_entry *e = sg_symtab_lookup(st, address);
+	if (!e)
 		return &sg_not_found;
-	ret->raw_name = raw;
-	ret->name = sg_demangle_cached(target, raw);
-	ret->address = address - off;
-	ret->size = sym.st_size;
-	ret->offset = off;
-	ret->kind = GELF_ST_TYPE(sym.st_info);
+	ret->raw_name = e->name;
+	ret->name = sg_demangle_cached(target, e->name);
+	ret->address = e->addr;
+	ret->size = e->size;
+	ret->offset = address - e->addr;
+	ret->kind = e->type;
 	ret->module = mod;
-	ret->section = section_name(elf, shndx);
+	ret->section = section_name(e->elf, e->shndx);
 	return NULL;
 }
 

@@ -129,10 +129,9 @@ static struct sg_thread *find_thread(struct sg_target *t, pid_t tid)
 	return NULL;
 }
 
-/* Seize and interrupt TID.  Returns 0, or an errno.  */
+/* Seize and interrupt TH.  Returns 0, or an errno.  */
 static int seize_one(struct sg_target *t, struct sg_thread *th)
 {
-	read_task_stat(t->pid, th);
 	if (ptrace(PTRACE_SEIZE, th->tid, 0, (void *)(long)PTRACE_O_TRACECLONE) < 0) {
 		int e = errno;
 		/* A thread created during the attach may have been
@@ -149,7 +148,9 @@ static int seize_one(struct sg_target *t, struct sg_thread *th)
 	return 0;
 }
 
-/* One pass over /proc/PID/task.  Sets *ADDED to the number of new threads. */
+/* One pass over /proc/PID/task: note the new threads, read their names
+   and states (before stopping any of them, to keep the pause short), then
+   seize them.  Sets *ADDED to the number of new threads.  */
 static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 {
 	char path[64];
@@ -158,32 +159,38 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 	if (!dir)
 		return attach_error(t->pid, errno == ENOENT ? ESRCH : errno);
 	*added = 0;
+	size_t first_new = t->nthreads;
 	struct dirent *de;
-	struct sg_error *err = NULL;
 	while ((de = readdir(dir))) {
 		pid_t tid = strtol(de->d_name, NULL, 10);
 		if (tid <= 0 || find_thread(t, tid))
 			continue;
 		struct sg_thread *th = add_thread(t, tid);
 		if (!th) {
-			err = &sg_enomem;
-			break;
+			closedir(dir);
+			return &sg_enomem;
 		}
-		int e = seize_one(t, th);
-		if (e == ESRCH && tid != t->pid) {
-			t->nthreads--;	/* it exited meanwhile */
-			continue;
-		}
-		if (e) {
-			if (!th->seized)
-				t->nthreads--;
-			err = attach_error(t->pid, e);
-			break;
-		}
-		(*added)++;
+		read_task_stat(t->pid, th);
 	}
 	closedir(dir);
-	return err;
+	size_t n = first_new;
+	for (size_t i = first_new; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		int e = seize_one(t, th);
+		if (e == ESRCH) {
+			continue;	/* it exited meanwhile */
+		}
+		if (e) {
+			if (th->seized)
+				t->threads[n++] = *th;
+			t->nthreads = n;
+			return attach_error(t->pid, e);
+		}
+		t->threads[n++] = *th;
+		(*added)++;
+	}
+	t->nthreads = n;
+	return NULL;
 }
 
 /* Wait until TH is in a ptrace-stop.  Returns false if it exited.  */
@@ -389,13 +396,22 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
 	const char *reader = getenv("SPYGLASS_MEMORY_READER");
 	t->no_vm_readv = reader && !strcmp(reader, "procfs");
 
+	/* Report the modules before anything is stopped: opening ELF files
+	   and reading the maps need no stop, and the pause is what the
+	   target's users feel.  The maps are checked again after the stop.  */
+	struct sg_error *err = sg_target_load_modules(t);
+	if (err) {
+		sg_error_destroy(err);	/* retried after the stop */
+		err = NULL;
+	}
+
 	/* The leader first, so that it is thread 1 as in gdb.  */
-	struct sg_error *err = NULL;
 	struct sg_thread *leader = add_thread(t, pid);
 	if (!leader) {
 		err = &sg_enomem;
 		goto fail;
 	}
+	read_task_stat(pid, leader);
 	int e = seize_one(t, leader);
 	if (e) {
 		if (!leader->seized)
@@ -438,6 +454,9 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
 		if (err)
 			goto fail;
 	}
+	err = t->dwfl ? sg_target_refresh_modules(t) : NULL;
+	if (err)
+		goto fail;
 
 	char path[64], exe[4096];
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);

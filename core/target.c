@@ -73,6 +73,8 @@ uint64_t sg_target_paused_ns(const struct sg_target *target)
 	return end - target->stop_start_ns;
 }
 
+static void drop_modules(struct sg_target *t);
+
 struct sg_error *sg_target_gone_error(struct sg_target *t)
 {
 	int st = t->gone_status;
@@ -157,13 +159,8 @@ void sg_target_destroy(struct sg_target *t)
 		return;
 	if (t->ops->detach)
 		t->ops->detach(t);
-	if (t->dwfl)
-		dwfl_end(t->dwfl);
-	for (size_t i = 0; i < t->nmodules; i++) {
-		free(t->modules[i]->build_id);
-		free(t->modules[i]);
-	}
-	free(t->modules);
+	drop_modules(t);
+	free(t->maps);
 	sg_demangle_cache_destroy(t->demangled);
 	free(t->threads);
 	free(t->exe);
@@ -209,10 +206,60 @@ static int count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, v
 	return DWARF_CB_OK;
 }
 
+/* /proc/PID/maps as text, in a new buffer, or NULL.  */
+static char *read_maps(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	struct sg_buf b;
+	sg_buf_init(&b);
+	char chunk[8192];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sg_buf_append(&b, chunk, n);
+	fclose(f);
+	return sg_buf_steal(&b);
+}
+
+static void drop_modules(struct sg_target *t)
+{
+	for (size_t i = 0; i < t->nmodules; i++) {
+		sg_symtab_destroy(t->modules[i]->symtab);
+		free(t->modules[i]->build_id);
+		free(t->modules[i]);
+	}
+	free(t->modules);
+	t->modules = NULL;
+	t->nmodules = 0;
+	if (t->dwfl)
+		dwfl_end(t->dwfl);
+	t->dwfl = NULL;
+}
+
+struct sg_error *sg_target_refresh_modules(struct sg_target *t)
+{
+	if (!t->dwfl)
+		return NULL;
+	char *now = read_maps(t->pid);
+	bool same = now && t->maps && !strcmp(now, t->maps);
+	free(now);
+	if (same)
+		return NULL;
+	drop_modules(t);
+	return sg_target_load_modules(t);
+}
+
 struct sg_error *sg_target_load_modules(struct sg_target *t)
 {
 	if (t->dwfl)
 		return NULL;
+	if (t->kind == SG_TARGET_LIVE) {
+		free(t->maps);
+		t->maps = read_maps(t->pid);
+	}
 	Dwfl *dwfl = dwfl_begin(&proc_callbacks);
 	if (!dwfl)
 		return sg_error_dwfl("dwfl_begin");
