@@ -45,7 +45,7 @@ build_dir=$(cd "$build_dir" 2>/dev/null && pwd) || die "no build directory ${1:-
 
 # Prefer the real binary to the libtool wrapper script, which would add a
 # bash start-up (several ms) to every spyglass run.
-sg_libdir=$build_dir/core/.libs
+sg_libdir=$build_dir/lib/.libs
 if [[ -x $build_dir/shell/.libs/spyglass ]]; then
 	sg_bin=$build_dir/shell/.libs/spyglass
 elif [[ -x $build_dir/shell/spyglass ]]; then

@@ -17,7 +17,7 @@ fixture_pids=()
 # tracer's pid are spyglass itself.
 SG_BIN=$top_builddir/shell/.libs/spyglass
 [ -x "$SG_BIN" ] || SG_BIN=$top_builddir/shell/spyglass
-export LD_LIBRARY_PATH=$top_builddir/core/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 testdir=$top_builddir/tests/tmp/$(basename "$0" .sh).$$
 mkdir -p "$testdir"

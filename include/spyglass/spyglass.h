@@ -10,6 +10,8 @@
 #include <spyglass/module.h>
 #include <spyglass/command.h>
 #include <spyglass/registry.h>
+#include <spyglass/unwind.h>
+#include <spyglass/dwarf.h>
 #include <spyglass/plugin.h>
 
 #define SG_VERSION_STRING "0.1.0"

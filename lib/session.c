@@ -28,6 +28,7 @@ struct sg_error *sg_session_create(struct sg_session **ret)
 
 static void drop_target(struct sg_session *s)
 {
+	sg_session_forget_stack(s);
 	if (!s->target)
 		return;
 	sg_registry_forget_target(s, s->target);
@@ -93,6 +94,8 @@ struct sg_error *sg_session_select_thread(struct sg_session *s, struct sg_thread
 	if (!s->target || thread->index >= s->target->nthreads ||
 	    &s->target->threads[thread->index] != thread)
 		return sg_error_create(SG_ERROR_USAGE, "that thread is not in the current target");
+	if (s->thread != thread->index)
+		sg_session_forget_stack(s);
 	s->thread = thread->index;
 	return NULL;
 }

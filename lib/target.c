@@ -161,7 +161,10 @@ void sg_target_destroy(struct sg_target *t)
 		t->ops->detach(t);
 	drop_modules(t);
 	free(t->maps);
+	free(t->mappings);
+	free(t->maps_lines);
 	sg_demangle_cache_destroy(t->demangled);
+	sg_frame_cache_destroy(t->frame_cache);
 	free(t->threads);
 	free(t->exe);
 	free(t);
@@ -226,6 +229,9 @@ static char *read_maps(pid_t pid)
 
 static void drop_modules(struct sg_target *t)
 {
+	/* Frame descriptions point into the modules' DWARF.  */
+	sg_frame_cache_destroy(t->frame_cache);
+	t->frame_cache = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		free(t->modules[i]->build_id);
@@ -259,6 +265,12 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	if (t->kind == SG_TARGET_LIVE) {
 		free(t->maps);
 		t->maps = read_maps(t->pid);
+		free(t->mappings);
+		free(t->maps_lines);
+		t->mappings = NULL;
+		t->maps_lines = NULL;
+		t->nmappings = 0;
+		t->mappings_parsed = false;
 	}
 	Dwfl *dwfl = dwfl_begin(&proc_callbacks);
 	if (!dwfl)

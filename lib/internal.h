@@ -1,4 +1,4 @@
-/* libspyglass internals shared between core/ files.  Not installed.  */
+/* libspyglass internals shared between lib/ files.  Not installed.  */
 #ifndef SG_INTERNAL_H
 #define SG_INTERNAL_H
 
@@ -89,6 +89,7 @@ struct sg_module {
 };
 
 struct sg_demangle_cache;
+struct sg_frame_cache;
 
 struct sg_target {
 	enum sg_target_kind kind;
@@ -103,7 +104,12 @@ struct sg_target {
 	size_t nmodules;
 
 	struct sg_demangle_cache *demangled;
+	struct sg_frame_cache *frame_cache;	/* frame.c */
 	char *maps;		/* /proc/PID/maps when the modules were reported */
+	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
+	size_t nmappings;
+	bool mappings_parsed;
+	char *maps_lines;	/* a copy of MAPS that the mappings' paths point into */
 
 	/* live */
 	int mem_fd;
@@ -126,6 +132,15 @@ struct sg_error *sg_target_gone_error(struct sg_target *target);
 /* symbol.c */
 void sg_demangle_cache_destroy(struct sg_demangle_cache *cache);
 const char *sg_demangle_cached(struct sg_target *target, const char *raw);
+/* Demangled without parameters ("ns::f"); RAW itself if not mangled.  */
+const char *sg_demangle_base_cached(struct sg_target *target, const char *raw);
+
+/* frame.c */
+void sg_frame_cache_destroy(struct sg_frame_cache *cache);
+/* Append the logical frames of physical frame UF to *FRAMES.  */
+struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_frame *uf,
+				   bool tramp, const char *unwinder, size_t physical,
+				   struct sg_frame **frames, size_t *nframes, size_t *cap);
 
 /* ---- registries (registry.c) ---- */
 struct sg_plugin;
@@ -174,6 +189,9 @@ struct sg_session {
 	struct sg_handler *handlers[SG_REGISTRY_NKINDS];
 	size_t nhandlers[SG_REGISTRY_NKINDS], handlers_cap[SG_REGISTRY_NKINDS];
 
+	struct sg_stack *stack;		/* the selected thread's, once unwound */
+	size_t frame;			/* the selected frame */
+
 	struct sg_plugin *plugins;	/* in load order */
 	struct sg_plugin *loading;	/* the plugin whose init is running */
 };
@@ -187,6 +205,7 @@ void sg_settings_deinit(struct sg_session *session);
 struct sg_error *sg_settings_register_core(struct sg_session *session);
 void sg_plugins_unload_all(struct sg_session *session);
 void sg_registry_forget_target(struct sg_session *session, struct sg_target *target);
+void sg_session_forget_stack(struct sg_session *session);
 
 /* Split S into blank-separated words (no quoting).  Returns the count, and
    the words in a new array of new strings, or -1 on allocation failure.  */

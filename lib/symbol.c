@@ -118,7 +118,7 @@ const char *sg_demangle_cached(struct sg_target *t, const char *raw)
 	return d && d->full ? d->full : raw;
 }
 
-static const char *demangled_base(struct sg_target *t, const char *raw)
+const char *sg_demangle_base_cached(struct sg_target *t, const char *raw)
 {
 	struct demangled *d = demangle_entry(t, raw);
 	if (!d)
@@ -275,7 +275,7 @@ struct sg_error *sg_symbol_names(struct sg_target *target, const char *prefix,
 			   match as is.  */
 			if (!(raw[0] == '_' && raw[1] == 'Z') && strncmp(raw, prefix, plen))
 				continue;
-			const char *base = demangled_base(target, raw);
+			const char *base = sg_demangle_base_cached(target, raw);
 			if (!strncmp(base, prefix, plen) && fn(base, arg) != SG_CB_OK)
 				return NULL;
 		}

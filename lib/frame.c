@@ -1,0 +1,259 @@
+/* Describing a physical frame: function, module, source line, and the
+   inlined calls at its pc, each as a logical frame of its own (as gdb and
+   eu-stack -i show them).
+
+   Descriptions are cached per target by pc, since a backtrace of many
+   threads, and every sample of a profiler, meets the same pcs again.  */
+#include <config.h>
+#include "internal.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#define MAX_INLINE_DEPTH 64
+
+struct desc_entry {
+	uint64_t key;		/* 0: empty */
+	struct sg_frame *frames;
+	size_t n;
+};
+
+struct sg_frame_cache {
+	struct desc_entry *slots;
+	size_t n, cap;
+};
+
+void sg_frame_cache_destroy(struct sg_frame_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slots[i].frames);
+	free(c->slots);
+	free(c);
+}
+
+static size_t key_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= UINT64_C(0xff51afd7ed558ccd);
+	k ^= k >> 33;
+	return k;
+}
+
+static struct desc_entry *cache_find(struct sg_frame_cache *c, uint64_t key, bool insert)
+{
+	if (insert && (c->n + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 256;
+		struct desc_entry *slots = calloc(ncap, sizeof(*slots));
+		if (!slots)
+			return NULL;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slots[i].key)
+				continue;
+			size_t j = key_hash(c->slots[i].key) & (ncap - 1);
+			while (slots[j].key)
+				j = (j + 1) & (ncap - 1);
+			slots[j] = c->slots[i];
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->cap = ncap;
+	}
+	if (!c->cap)
+		return NULL;
+	size_t j = key_hash(key) & (c->cap - 1);
+	while (c->slots[j].key) {
+		if (c->slots[j].key == key)
+			return &c->slots[j];
+		j = (j + 1) & (c->cap - 1);
+	}
+	if (!insert)
+		return NULL;
+	c->slots[j].key = key;
+	c->n++;
+	return &c->slots[j];
+}
+
+/* The name gdb shows for a function DIE: the demangled linkage name without
+   parameters ("outer::inner::Worker<int>::run"), else DW_AT_name.  Both
+   are followed through DW_AT_abstract_origin and DW_AT_specification.  */
+static const char *die_function_name(struct sg_target *t, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *linkage = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		linkage = dwarf_formstring(&attr);
+	if (linkage) {
+		const char *base = sg_demangle_base_cached(t, linkage);
+		if (base)
+			return base;
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr))
+		return dwarf_formstring(&attr);
+	return linkage;
+}
+
+/* A source path as gdb shows it: relative to the compilation directory when
+   it is under it ("../sysdeps/unix/sysv/linux/clock_nanosleep.c").  */
+static const char *display_path(Dwarf_Die *cudie, const char *path)
+{
+	if (!path)
+		return NULL;
+	Dwarf_Attribute attr;
+	const char *comp_dir = cudie && dwarf_attr(cudie, DW_AT_comp_dir, &attr)
+		? dwarf_formstring(&attr) : NULL;
+	size_t len = comp_dir ? strlen(comp_dir) : 0;
+	if (len && !strncmp(path, comp_dir, len) && path[len] == '/')
+		return path + len + 1;
+	return path;
+}
+
+static const char *call_file(Dwarf_Die *cudie, Dwarf_Die *inlined)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nfiles;
+	if (!dwarf_attr(inlined, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) != 0 ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || idx >= nfiles)
+		return NULL;
+	return display_path(cudie, dwarf_filesrc(files, idx, NULL, NULL));
+}
+
+static int call_line(Dwarf_Die *inlined)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word line;
+	if (!dwarf_attr(inlined, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line) != 0)
+		return 0;
+	return line > INT32_MAX ? 0 : (int)line;
+}
+
+static bool is_function_scope(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+	       tag == DW_TAG_entry_point;
+}
+
+/* Describe the frame at PC into a new array.  */
+static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activation, bool tramp,
+				 struct sg_frame **ret, size_t *nret)
+{
+	struct sg_frame base = { 0 };
+	base.pc = pc;
+	base.activation = activation;
+	uint64_t lookup = activation ? pc : pc - 1;
+	base.module = sg_target_module_at(t, lookup);
+	if (tramp) {
+		base.signal_trampoline = true;
+		base.function = "<signal handler called>";
+	}
+	struct sg_symbol sym;
+	struct sg_error *err = base.module ? sg_symbolize(t, lookup, &sym) : &sg_not_found;
+	if (!err) {
+		base.has_offset = true;
+		base.offset = pc - sym.address;
+		if (!tramp)
+			base.function = sg_demangle_base_cached(t, sym.raw_name);
+	} else if (sg_error_code(err) != SG_ERROR_NOT_FOUND) {
+		return err;
+	}
+	sg_error_destroy(err);
+
+	Dwarf_Die *scopes = NULL;
+	int nscopes = 0;
+	Dwarf_Die *cudie = NULL;
+	Dwfl_Line *dl = NULL;
+	if (base.module && !tramp) {
+		Dwarf_Addr bias;
+		cudie = dwfl_module_addrdie(base.module->dwmod, lookup, &bias);
+		if (cudie)
+			nscopes = dwarf_getscopes(cudie, lookup - bias, &scopes);
+		dl = dwfl_module_getsrc(base.module->dwmod, lookup);
+	}
+	if (dl) {
+		Dwarf_Addr line_addr;
+		int lineno = 0;
+		const char *file = dwfl_lineinfo(dl, &line_addr, &lineno, NULL, NULL, NULL);
+		base.file = display_path(cudie, file);
+		base.line = lineno;
+		base.line_start = activation && line_addr == pc;
+	}
+
+	/* The function-like scopes, innermost first, up to the subprogram. */
+	Dwarf_Die *funcs[MAX_INLINE_DEPTH];
+	size_t nfuncs = 0;
+	for (int i = 0; i < nscopes && nfuncs < MAX_INLINE_DEPTH; i++) {
+		if (!is_function_scope(&scopes[i]))
+			continue;
+		funcs[nfuncs++] = &scopes[i];
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			break;
+	}
+	size_t n = nfuncs ? nfuncs : 1;
+	struct sg_frame *frames = calloc(n, sizeof(*frames));
+	if (!frames) {
+		free(scopes);
+		return &sg_enomem;
+	}
+	for (size_t k = 0; k < n; k++) {
+		frames[k] = base;
+		if (!nfuncs)
+			break;
+		const char *name = die_function_name(t, funcs[k]);
+		if (name)
+			frames[k].function = name;
+		/* Every frame but the innermost is an inlined call's caller:
+		   its location is the call site.  */
+		frames[k].inlined = dwarf_tag(funcs[k]) == DW_TAG_inlined_subroutine;
+		if (k > 0) {
+			frames[k].file = call_file(cudie, funcs[k - 1]);
+			frames[k].line = call_line(funcs[k - 1]);
+			frames[k].line_start = false;
+		}
+	}
+	free(scopes);
+	*ret = frames;
+	*nret = n;
+	return NULL;
+}
+
+struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_frame *uf, bool tramp,
+				   const char *unwinder, size_t physical, struct sg_frame **frames,
+				   size_t *nframes, size_t *cap)
+{
+	uint64_t pc = uf->regs.r[SG_REG_RIP];
+	/* PCs are below 2^62 on x86-64; the low bits hold the flags.  */
+	uint64_t key = (pc << 2 | (uf->activation ? 2 : 0) | (tramp ? 1 : 0)) + 1;
+	if (!t->frame_cache && !(t->frame_cache = calloc(1, sizeof(*t->frame_cache))))
+		return &sg_enomem;
+	struct desc_entry *e = cache_find(t->frame_cache, key, false);
+	if (!e) {
+		struct sg_frame *desc;
+		size_t n;
+		struct sg_error *err = describe(t, pc, uf->activation, tramp, &desc, &n);
+		if (err)
+			return err;
+		e = cache_find(t->frame_cache, key, true);
+		if (!e) {
+			free(desc);
+			return &sg_enomem;
+		}
+		e->frames = desc;
+		e->n = n;
+	}
+	for (size_t i = 0; i < e->n; i++) {
+		struct sg_frame *f = sg_array_push(frames, nframes, cap, sizeof(*f));
+		if (!f)
+			return &sg_enomem;
+		*f = e->frames[i];
+		f->level = *nframes - 1;
+		f->physical = physical;
+		f->regs = &uf->regs;
+		f->unwinder = unwinder;
+	}
+	return NULL;
+}

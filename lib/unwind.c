@@ -1,0 +1,229 @@
+/* The unwind driver and stacks.
+
+   Physical frames come from the registered unwinders, chained per frame by
+   priority: the first that knows the frame's pc gives its caller.  The
+   driver checks each step (the stack pointer must move up, no frame may
+   repeat) and caps the depth, so a corrupt or hostile stack ends the walk
+   with a reason instead of looping.  Each physical frame is then described
+   as logical frames (frame.c).  */
+#include <config.h>
+#include "internal.h"
+
+#include <inttypes.h>
+
+/* A hard cap under any "backtrace limit": a stack this deep is corrupt or
+   hostile, and each frame costs memory.  */
+#define MAX_PHYSICAL_FRAMES 100000
+
+struct phys_frame {
+	struct sg_unwind_frame f;
+	const char *unwinder;
+};
+
+struct sg_stack {
+	struct sg_thread *thread;
+	struct phys_frame *phys;
+	size_t nphys, phys_cap;
+	struct sg_frame *frames;
+	size_t nframes, frames_cap;
+	char *stop_reason;
+	bool truncated;
+};
+
+size_t sg_stack_count(const struct sg_stack *st) { return st->nframes; }
+struct sg_thread *sg_stack_thread(const struct sg_stack *st) { return st->thread; }
+const char *sg_stack_stop_reason(const struct sg_stack *st) { return st->stop_reason; }
+bool sg_stack_truncated(const struct sg_stack *st) { return st->truncated; }
+
+const struct sg_frame *sg_stack_frame(const struct sg_stack *st, size_t level)
+{
+	return level < st->nframes ? &st->frames[level] : NULL;
+}
+
+void sg_stack_destroy(struct sg_stack *st)
+{
+	if (!st)
+		return;
+	free(st->phys);
+	free(st->frames);
+	free(st->stop_reason);
+	free(st);
+}
+
+static void set_reason(struct sg_stack *st, const char *fmt, ...) SG_PRINTF(2, 3);
+static void set_reason(struct sg_stack *st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	free(st->stop_reason);
+	if (vasprintf(&st->stop_reason, fmt, ap) < 0)
+		st->stop_reason = NULL;
+	va_end(ap);
+}
+
+static const struct sg_handler *find_unwinder(struct sg_session *s, const char *name)
+{
+	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_UNWINDER]; i++)
+		if (!strcmp(s->handlers[SG_REGISTRY_UNWINDER][i].e.name, name))
+			return &s->handlers[SG_REGISTRY_UNWINDER][i];
+	return NULL;
+}
+
+static struct sg_error *unwind_physical(struct sg_session *s, struct sg_stack *st,
+					const char *only, size_t limit)
+{
+	struct sg_target *t = s->target;
+	const struct sg_handler *forced = NULL;
+	if (only && !(forced = find_unwinder(s, only))) {
+		struct sg_buf b;
+		sg_buf_init(&b);
+		for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_UNWINDER]; i++)
+			sg_buf_printf(&b, "%s%s", i ? ", " : "", s->handlers[SG_REGISTRY_UNWINDER][i].e.name);
+		struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP, "no unwinder named \"%s\" (loaded: %s)",
+						       only, b.len ? b.data : "none");
+		sg_buf_deinit(&b);
+		return err;
+	}
+	struct phys_frame *f0 = sg_array_push(&st->phys, &st->nphys, &st->phys_cap, sizeof(*f0));
+	if (!f0)
+		return &sg_enomem;
+	f0->f.regs = *sg_thread_regs(st->thread);
+	f0->f.activation = true;
+	size_t nunwinders = forced ? 1 : s->nhandlers[SG_REGISTRY_UNWINDER];
+	if (nunwinders == 0) {
+		set_reason(st, "no unwinder is loaded (the cfi-unwind and fp-unwind plugins)");
+		return NULL;
+	}
+	if (limit == 0 || limit > MAX_PHYSICAL_FRAMES)
+		limit = MAX_PHYSICAL_FRAMES;
+	while (st->nphys < limit) {
+		const struct phys_frame *callee = &st->phys[st->nphys - 1];
+		struct sg_unwind_frame caller;
+		const struct sg_handler *by = NULL;
+		bool outermost = false;
+		for (size_t k = 0; k < nunwinders && !by && !outermost; k++) {
+			const struct sg_handler *h = forced ? forced : &s->handlers[SG_REGISTRY_UNWINDER][k];
+			const struct sg_unwinder_ops *ops = h->e.ops;
+			memset(&caller, 0, sizeof(caller));
+			struct sg_error *err = ops->step(t, &callee->f, &caller, h->e.arg);
+			if (!err) {
+				by = h;
+			} else if (sg_error_code(err) == SG_ERROR_STOP) {
+				outermost = true;
+			} else if (sg_error_code(err) != SG_ERROR_NOT_FOUND) {
+				if (sg_error_code(err) == SG_ERROR_TARGET) {
+					/* The process died: no stack to speak of.  */
+					return err;
+				}
+				set_reason(st, "%s", sg_error_message(err));
+				sg_error_destroy(err);
+				return NULL;
+			}
+			sg_error_destroy(err);
+		}
+		if (outermost)
+			return NULL;
+		uint64_t pc = callee->f.regs.r[SG_REG_RIP];
+		if (!by) {
+			set_reason(st, "no unwind information for pc 0x%" PRIx64, pc);
+			return NULL;
+		}
+		if (!sg_regs_has(&caller.regs, SG_REG_RIP) || caller.regs.r[SG_REG_RIP] == 0)
+			return NULL;	/* a zero return address ends the stack, as in gdb */
+		uint64_t sp = callee->f.regs.r[SG_REG_RSP];
+		uint64_t csp = caller.regs.r[SG_REG_RSP];
+		if (!sg_regs_has(&caller.regs, SG_REG_RSP)) {
+			set_reason(st, "frame at pc 0x%" PRIx64 " has no stack pointer", pc);
+			return NULL;
+		}
+		/* A signal may run on another stack (sigaltstack), so only a
+		   normal call must move the stack pointer up.  */
+		if (!caller.activation && csp <= sp) {
+			if (csp == sp && caller.regs.r[SG_REG_RIP] == pc)
+				set_reason(st, "previous frame identical to this frame (corrupt stack?)");
+			else
+				set_reason(st, "previous frame inner to this frame (corrupt stack?)");
+			return NULL;
+		}
+		struct phys_frame *pf = sg_array_push(&st->phys, &st->nphys, &st->phys_cap, sizeof(*pf));
+		if (!pf)
+			return &sg_enomem;
+		pf->f = caller;
+		pf->unwinder = by->e.name;
+	}
+	st->truncated = true;
+	return NULL;
+}
+
+struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread, const char *only,
+				 size_t limit, unsigned flags, struct sg_stack **ret)
+{
+	struct sg_target *t;
+	struct sg_error *err = sg_session_need_target(s, &t);
+	if (err)
+		return err;
+	if (!limit) {
+		uint64_t l = sg_setting_uint(s, "backtrace limit", UINT64_MAX);
+		limit = l == UINT64_MAX ? 0 : l;
+	}
+	struct sg_stack *st = calloc(1, sizeof(*st));
+	if (!st)
+		return &sg_enomem;
+	st->thread = thread;
+	err = unwind_physical(s, st, only, limit);
+	if (!err && !(flags & SG_UNWIND_NO_SYMBOLS)) {
+		for (size_t i = 0; i < st->nphys && !err; i++) {
+			const struct phys_frame *p = &st->phys[i];
+			/* A frame whose caller has an exact pc was interrupted
+			   by a signal: it is the signal trampoline.  */
+			bool tramp = i > 0 && i + 1 < st->nphys && st->phys[i + 1].f.activation;
+			err = sg_frame_describe(t, &p->f, tramp, p->unwinder, i, &st->frames,
+						&st->nframes, &st->frames_cap);
+		}
+	}
+	if (err) {
+		sg_stack_destroy(st);
+		return err;
+	}
+	*ret = st;
+	return NULL;
+}
+
+/* ---- the session's selected stack and frame ---- */
+
+void sg_session_forget_stack(struct sg_session *s)
+{
+	sg_stack_destroy(s->stack);
+	s->stack = NULL;
+	s->frame = 0;
+}
+
+struct sg_error *sg_session_stack(struct sg_session *s, struct sg_stack **ret)
+{
+	struct sg_thread *th = sg_session_thread(s);
+	if (!th)
+		return sg_error_create(SG_ERROR_TARGET, "No stack.");
+	if (s->stack && s->stack->thread != th)
+		sg_session_forget_stack(s);
+	if (!s->stack) {
+		struct sg_error *err = sg_stack_unwind(s, th, NULL, 0, 0, &s->stack);
+		if (err)
+			return err;
+	}
+	*ret = s->stack;
+	return NULL;
+}
+
+size_t sg_session_frame(struct sg_session *s) { return s->frame; }
+
+struct sg_error *sg_session_select_frame(struct sg_session *s, size_t level)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	if (level >= st->nframes)
+		return sg_error_format(SG_ERROR_USAGE, "No frame at level %zu.", level);
+	s->frame = level;
+	return NULL;
+}
