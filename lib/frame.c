@@ -95,8 +95,12 @@ static const char *die_function_name(struct sg_target *t, Dwarf_Die *die)
 	return linkage;
 }
 
-/* A source path as gdb shows it: relative to the compilation directory when
-   it is under it ("../sysdeps/unix/sysv/linux/clock_nanosleep.c").  */
+/* A source path as gdb shows it.  libdw joins the compilation directory,
+   the line table's directory and the file name; gdb shows the directory
+   and the name as the compiler wrote them.  The two agree except where the
+   compiler wrote a path relative to the compilation directory that climbs
+   out of it ("../sysdeps/unix/sysv/linux/clock_nanosleep.c" under
+   "./time"): there gdb leaves the compilation directory out.  */
 static const char *display_path(Dwarf_Die *cudie, const char *path)
 {
 	if (!path)
@@ -105,7 +109,8 @@ static const char *display_path(Dwarf_Die *cudie, const char *path)
 	const char *comp_dir = cudie && dwarf_attr(cudie, DW_AT_comp_dir, &attr)
 		? dwarf_formstring(&attr) : NULL;
 	size_t len = comp_dir ? strlen(comp_dir) : 0;
-	if (len && !strncmp(path, comp_dir, len) && path[len] == '/')
+	if (len && !strncmp(path, comp_dir, len) && path[len] == '/' &&
+	    !strncmp(path + len + 1, "../", 3))
 		return path + len + 1;
 	return path;
 }
@@ -129,6 +134,67 @@ static int call_line(Dwarf_Die *inlined)
 	if (!dwarf_attr(inlined, DW_AT_call_line, &attr) || dwarf_formudata(&attr, &line) != 0)
 		return 0;
 	return line > INT32_MAX ? 0 : (int)line;
+}
+
+
+static bool same_line(Dwarf_Line *a, Dwarf_Line *b)
+{
+	int la = 0, lb = 0;
+	bool end = false;
+	dwarf_lineendsequence(a, &end);
+	if (end || dwarf_lineno(a, &la) != 0 || dwarf_lineno(b, &lb) != 0 || la != lb)
+		return false;
+	const char *fa = dwarf_linesrc(a, NULL, NULL), *fb = dwarf_linesrc(b, NULL, NULL);
+	return fa && fb && !strcmp(fa, fb);
+}
+
+/* Does the line table row DL (at ADDR) start a line as gdb sees it?  gdb
+   keeps only statement rows, and coalesces consecutive rows of one line
+   once that line has had a non-zero discriminator (gdb's
+   dwarf_record_line_p, PR 17276).  */
+#define MAX_LINE_RUN 256
+static bool starts_line(Dwarf_Die *cudie, Dwfl_Line *dl, Dwarf_Addr addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Line *line = dwfl_dwarf_line(dl, &bias);
+	bool stmt = true;
+	if (!line)
+		return true;
+	if (dwarf_linebeginstatement(line, &stmt) != 0 || !stmt)
+		return false;
+	Dwarf_Lines *lines;
+	size_t n;
+	if (!cudie || dwarf_getsrclines(cudie, &lines, &n) != 0)
+		return true;
+	/* Rows are sorted by address; find the last at ADDR - BIAS.  */
+	Dwarf_Addr want = addr - bias;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		Dwarf_Addr a;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a <= want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return true;
+	size_t idx = lo - 1;
+	Dwarf_Line *cur = dwarf_onesrcline(lines, idx);
+	bool discriminated = false;
+	unsigned int d = 0;
+	if (dwarf_linediscriminator(cur, &d) == 0 && d)
+		discriminated = true;
+	for (size_t k = 0; idx > 0 && k < MAX_LINE_RUN; k++, idx--) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, idx - 1);
+		if (!same_line(prev, cur))
+			return !discriminated || k == 0;
+		if (dwarf_linediscriminator(prev, &d) == 0 && d)
+			discriminated = true;
+		if (discriminated)
+			return false;
+	}
+	return !discriminated;
 }
 
 static bool is_function_scope(Dwarf_Die *die)
@@ -170,8 +236,25 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	if (base.module && !tramp) {
 		Dwarf_Addr bias;
 		cudie = dwfl_module_addrdie(base.module->dwmod, lookup, &bias);
-		if (cudie)
-			nscopes = dwarf_getscopes(cudie, lookup - bias, &scopes);
+		/* Assembler units describe each alias of a function as a
+		   subprogram of its own; like gdb, name those by the symbol
+		   table.  */
+		if (cudie && dwarf_srclang(cudie) != DW_LANG_Mips_Assembler) {
+			Dwarf_Die *found = NULL;
+			int n = dwarf_getscopes(cudie, lookup - bias, &found);
+			/* dwarf_getscopes follows an inlined function into its
+			   abstract definition; the chain of calls is the
+			   concrete one that contains the innermost scope.  */
+			for (int i = 0; i < n; i++) {
+				if (!is_function_scope(&found[i]))
+					continue;
+				nscopes = dwarf_getscopes_die(&found[i], &scopes);
+				break;
+			}
+			free(found);
+			if (nscopes < 0)
+				nscopes = 0;
+		}
 		dl = dwfl_module_getsrc(base.module->dwmod, lookup);
 	}
 	if (dl) {
@@ -180,7 +263,8 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 		const char *file = dwfl_lineinfo(dl, &line_addr, &lineno, NULL, NULL, NULL);
 		base.file = display_path(cudie, file);
 		base.line = lineno;
-		base.line_start = activation && line_addr == pc;
+		base.line_start = activation && line_addr == pc &&
+				  starts_line(cudie, dl, line_addr);
 	}
 
 	/* The function-like scopes, innermost first, up to the subprogram. */

@@ -16,6 +16,8 @@ static const struct sg_setting core_settings[] = {
 	  "Output format of commands (text or json)" },
 	{ "backtrace limit", SG_SETTING_UINT, NULL, "unlimited",
 	  "Upper bound on the number of backtrace levels" },
+	{ "backtrace past-main", SG_SETTING_BOOL, NULL, "off",
+	  "Whether backtraces should continue past \"main\"" },
 	{ "confirm", SG_SETTING_BOOL, NULL, "off",
 	  "Whether to confirm potentially dangerous operations" },
 };

@@ -155,6 +155,28 @@ static struct sg_error *unwind_physical(struct sg_session *s, struct sg_stack *s
 	return NULL;
 }
 
+/* As gdb does by default, end the stack at the executable's main: what
+   runs before it (__libc_start_call_main, _start) is rarely of interest.  */
+static void cut_after_main(struct sg_target *t, struct sg_stack *st)
+{
+	const char *exe = sg_target_exe(t);
+	for (size_t i = 0; i < st->nframes; i++) {
+		const struct sg_frame *f = &st->frames[i];
+		if (!f->function || strcmp(f->function, "main") || !f->module ||
+		    (exe && strcmp(f->module->name, exe)))
+			continue;
+		/* Keep main's inlined callers' frames (none, usually).  */
+		size_t end = i + 1;
+		while (end < st->nframes && st->frames[end].physical == f->physical)
+			end++;
+		st->nframes = end;
+		st->truncated = false;
+		free(st->stop_reason);
+		st->stop_reason = NULL;
+		return;
+	}
+}
+
 struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread, const char *only,
 				 size_t limit, unsigned flags, struct sg_stack **ret)
 {
@@ -181,6 +203,8 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 						&st->nframes, &st->frames_cap);
 		}
 	}
+	if (!err && !(flags & SG_UNWIND_NO_SYMBOLS) && !sg_setting_uint(s, "backtrace past-main", 0))
+		cut_after_main(t, st);
 	if (err) {
 		sg_stack_destroy(st);
 		return err;

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-struct sg_error *shell_register_target_commands(struct shell *sh);
-struct sg_error *shell_register_x_command(struct shell *sh);
 
 static struct sg_error *cmd_help(struct sg_session *s, const char *args, struct sg_out *out,
 				 void *arg)
@@ -219,5 +217,7 @@ struct sg_error *shell_register_commands(struct shell *sh)
 	struct sg_error *err = shell_register_target_commands(sh);
 	if (!err)
 		err = shell_register_x_command(sh);
+	if (!err)
+		err = shell_register_stack_commands(sh);
 	return err;
 }

@@ -355,7 +355,6 @@ static const struct sg_command target_cmds[] = {
 	  .handler = cmd_info_address, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 };
 
-struct sg_error *shell_register_target_commands(struct shell *sh);
 struct sg_error *shell_register_target_commands(struct shell *sh)
 {
 	for (size_t i = 0; i < sizeof(target_cmds) / sizeof(target_cmds[0]); i++) {

@@ -487,7 +487,6 @@ static const struct sg_command x_cmd = {
 	.handler = cmd_x, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET,
 };
 
-struct sg_error *shell_register_x_command(struct shell *sh);
 struct sg_error *shell_register_x_command(struct shell *sh)
 {
 	return sg_command_register(sh->session, &x_cmd, sh);

@@ -14,6 +14,7 @@ struct shell {
 	bool quit;		/* "quit" was run */
 	int quit_status;
 	int source_depth;
+	bool in_thread_apply;	/* commands write into the thread's JSON object */
 
 	/* "x" remembers its last format, size and next address, as gdb does. */
 	char x_format;
@@ -22,8 +23,11 @@ struct shell {
 	bool x_next_valid;
 };
 
-/* Register the built-in commands.  */
+/* Register the built-in commands: all of them, and each file's own.  */
 struct sg_error *shell_register_commands(struct shell *sh);
+struct sg_error *shell_register_target_commands(struct shell *sh);
+struct sg_error *shell_register_x_command(struct shell *sh);
+struct sg_error *shell_register_stack_commands(struct shell *sh);
 
 /* Run one command line, print its error (prefixed with WHERE, e.g.
    "cmds.sg:2", when not NULL), and return whether it succeeded.  */
@@ -45,6 +49,12 @@ void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size)
 /* Parse an address expression: numbers, $registers, symbols, &symbol,
    *ADDR (read a pointer), joined by + and -.  */
 struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret);
+
+/* Print frame F of ST as gdb does: "#3  0x... in f () at file.c:42".  */
+struct sg_stack;
+struct sg_frame;
+void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
+			FILE *out);
 
 /* Apply the output-format setting to the output object.  */
 void shell_sync_output(struct shell *sh);

@@ -1,0 +1,602 @@
+/* Stack commands: backtrace, thread apply, frame, up, down, info frame,
+   info registers, and the unwind timing used by the benchmarks.  */
+#include <config.h>
+#include "shell.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* gdb shows the pc unless it is exactly where the shown line starts (frame
+   0 at a line boundary) or the frame is the caller of an inlined call at
+   the same pc.  */
+static bool show_address(const struct sg_stack *st, const struct sg_frame *f)
+{
+	if (f->signal_trampoline)
+		return false;
+	if (!f->file || !f->line)
+		return true;
+	if (f->level > 0) {
+		const struct sg_frame *inner = sg_stack_frame(st, f->level - 1);
+		if (inner->physical == f->physical && inner->inlined)
+			return false;
+	}
+	return !f->line_start;
+}
+
+void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
+			FILE *out)
+{
+	fprintf(out, "#%-3zu", f->level);
+	if (f->signal_trampoline) {
+		fputs("<signal handler called>\n", out);
+		return;
+	}
+	if (show_address(st, f))
+		fprintf(out, "0x%016" PRIx64 " in ", f->pc);
+	fprintf(out, "%s ()", f->function ? f->function : "??");
+	if (f->file && f->line) {
+		fprintf(out, " at %s:%d", f->file, f->line);
+	} else if (f->module) {
+		struct sg_module_info info;
+		sg_module_info(f->module, &info);
+		const char *exe = sg_target_exe(t);
+		if (!exe || strcmp(exe, info.name))
+			fprintf(out, " from %s", info.name);
+	}
+	fputc('\n', out);
+}
+
+static void frame_json(struct sg_out *out, const struct sg_frame *f)
+{
+	sg_out_object_begin(out, NULL);
+	sg_out_uint(out, "level", f->level);
+	sg_out_hex(out, "pc", f->pc);
+	sg_out_string(out, "function", f->function);
+	if (f->has_offset)
+		sg_out_uint(out, "offset", f->offset);
+	else
+		sg_out_null(out, "offset");
+	if (f->module) {
+		struct sg_module_info info;
+		sg_module_info(f->module, &info);
+		sg_out_string(out, "module", info.name);
+	} else {
+		sg_out_null(out, "module");
+	}
+	sg_out_string(out, "file", f->file);
+	if (f->line)
+		sg_out_int(out, "line", f->line);
+	else
+		sg_out_null(out, "line");
+	sg_out_bool(out, "inlined", f->inlined);
+	sg_out_string(out, "unwinder", f->unwinder);
+	if (f->signal_trampoline)
+		sg_out_bool(out, "signal_trampoline", true);
+	sg_out_object_end(out);
+}
+
+struct bt_args {
+	bool full;
+	const char *unwinder;
+	long count;		/* 0: all; > 0 innermost N; < 0 outermost N */
+};
+
+static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
+{
+	char *copy = strdup(args);
+	if (!copy)
+		return &sg_enomem;
+	memset(a, 0, sizeof(*a));
+	struct sg_error *err = NULL;
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w && !err; w = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(w, "full") || !strcmp(w, "-full")) {
+			a->full = true;
+		} else if (!strcmp(w, "-u")) {
+			char *u = strtok_r(NULL, " \t", &save);
+			if (!u)
+				err = sg_error_create(SG_ERROR_USAGE, "-u needs an unwinder: fp or cfi");
+			else if (!strcmp(u, "fp"))
+				a->unwinder = "fp";
+			else if (!strcmp(u, "cfi"))
+				a->unwinder = "cfi";
+			else
+				err = sg_error_format(SG_ERROR_USAGE, "unknown unwinder \"%s\": use fp or cfi", u);
+		} else if (isdigit((unsigned char)w[0]) || (w[0] == '-' && isdigit((unsigned char)w[1]))) {
+			char *end;
+			errno = 0;
+			long n = strtol(w, &end, 10);
+			if (*end || errno || n == 0)
+				err = sg_error_format(SG_ERROR_USAGE, "bad frame count \"%s\"", w);
+			a->count = n;
+		} else {
+			err = sg_error_format(SG_ERROR_USAGE,
+					      "Usage: backtrace [N|-N] [full] [-u fp|cfi] (not \"%s\")", w);
+		}
+	}
+	free(copy);
+	return err;
+}
+
+/* Print THREAD's stack: text lines, or in JSON the members tid, name,
+   frames (and stop_reason, truncated) of the current object.  */
+static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, const struct bt_args *a,
+				    struct sg_out *out)
+{
+	struct sg_session *s = sh->session;
+	struct sg_target *t = sg_session_target(s);
+	struct sg_stack *st;
+	struct sg_error *err;
+	bool own = a->unwinder != NULL || th != sg_session_thread(s);
+	if (own)
+		err = sg_stack_unwind(s, th, a->unwinder, 0, 0, &st);
+	else
+		err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	size_t n = sg_stack_count(st), first = 0, last = n;
+	if (a->count > 0 && (size_t)a->count < n)
+		last = a->count;
+	else if (a->count < 0 && (size_t)-a->count < n)
+		first = n + a->count;
+	FILE *f = sg_out_file(out);
+	sg_out_int(out, "tid", sg_thread_tid(th));
+	sg_out_string(out, "name", sg_thread_name(th));
+	sg_out_array_begin(out, "frames");
+	for (size_t i = first; i < last; i++) {
+		const struct sg_frame *fr = sg_stack_frame(st, i);
+		if (f)
+			shell_format_frame(t, st, fr, f);
+		else
+			frame_json(out, fr);
+	}
+	sg_out_array_end(out);
+	const char *reason = sg_stack_stop_reason(st);
+	bool more = last < n || sg_stack_truncated(st);
+	if (f && more && a->count >= 0)
+		fputs("(More stack frames follow...)\n", f);
+	if (f && reason && last == n)
+		fprintf(f, "Backtrace stopped: %s\n", reason);
+	sg_out_string(out, "stop_reason", reason);
+	sg_out_bool(out, "truncated", more);
+	if (own)
+		sg_stack_destroy(st);
+	return NULL;
+}
+
+static struct sg_error *cmd_backtrace(struct sg_session *s, const char *args, struct sg_out *out,
+				      void *arg)
+{
+	struct shell *sh = arg;
+	struct bt_args a;
+	struct sg_error *err = parse_bt_args(args, &a);
+	if (err)
+		return err;
+	struct sg_thread *th = sg_session_thread(s);
+	/* Inside "thread apply" the object is already the thread's.  */
+	bool wrap = !sh->in_thread_apply;
+	if (wrap) {
+		sg_out_array_begin(out, "threads");
+		sg_out_object_begin(out, NULL);
+	}
+	err = print_stack(sh, th, &a, out);
+	if (wrap) {
+		sg_out_object_end(out);
+		sg_out_array_end(out);
+	}
+	return err;
+}
+
+/* "thread apply all|ID... CMD".  gdb runs "all" from the highest thread
+   number down.  */
+static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
+					 struct sg_out *out, void *arg)
+{
+	struct shell *sh = arg;
+	struct sg_target *t = sg_session_target(s);
+	size_t n = sg_target_thread_count(t);
+	size_t *ids = calloc(n ? n : 1, sizeof(*ids));
+	if (!ids)
+		return &sg_enomem;
+	size_t nids = 0;
+	const char *p = args;
+	if (!strncmp(p, "all", 3) && (isspace((unsigned char)p[3]) || !p[3])) {
+		for (size_t i = n; i-- > 0;)
+			ids[nids++] = i;
+		p += 3;
+	} else {
+		while (isdigit((unsigned char)*p)) {
+			char *end;
+			unsigned long id = strtoul(p, &end, 10);
+			if (id < 1 || id > n) {
+				free(ids);
+				return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %lu", id);
+			}
+			if (nids < n)
+				ids[nids++] = id - 1;
+			p = end;
+			while (isspace((unsigned char)*p))
+				p++;
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!nids || !*p) {
+		free(ids);
+		return sg_error_create(SG_ERROR_USAGE, "Usage: thread apply all|ID... COMMAND");
+	}
+	struct sg_thread *saved = sg_session_thread(s);
+	struct sg_error *first_err = NULL;
+	sg_out_array_begin(out, "threads");
+	sh->in_thread_apply = true;
+	for (size_t k = 0; k < nids; k++) {
+		struct sg_thread *th = sg_target_thread(t, ids[k]);
+		sg_session_select_thread(s, th);
+		sg_out_printf(out, "\nThread %zu (LWP %d \"%s\"):\n", ids[k] + 1, (int)sg_thread_tid(th),
+			      sg_thread_name(th));
+		sg_out_object_begin(out, NULL);
+		sg_out_uint(out, "id", ids[k] + 1);
+		struct sg_error *err = sg_command_execute(s, p, out);
+		if (err) {
+			if (sg_out_json(out)) {
+				sg_out_string(out, "error", sg_error_message(err));
+			} else {
+				fflush(stdout);
+				fprintf(stderr, "%s\n", sg_error_message(err));
+			}
+			if (!first_err && sg_error_code(err) == SG_ERROR_TARGET)
+				first_err = err;	/* the target died: stop */
+			else
+				sg_error_destroy(err);
+		}
+		sg_out_object_end(out);
+		if (first_err)
+			break;
+	}
+	sh->in_thread_apply = false;
+	sg_out_array_end(out);
+	sg_session_select_thread(s, saved);
+	free(ids);
+	return first_err;
+}
+
+static struct sg_error *print_selected_frame(struct sg_session *s, struct sg_out *out)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	FILE *file = sg_out_file(out);
+	if (file)
+		shell_format_frame(sg_session_target(s), st, f, file);
+	sg_out_array_begin(out, "frames");
+	frame_json(out, f);
+	sg_out_array_end(out);
+	return NULL;
+}
+
+static struct sg_error *parse_count(const char *args, size_t dflt, size_t *ret)
+{
+	if (!*args) {
+		*ret = dflt;
+		return NULL;
+	}
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(args, &end, 10);
+	if (*end || errno || args[0] == '-')
+		return sg_error_format(SG_ERROR_USAGE, "bad number \"%s\"", args);
+	*ret = v;
+	return NULL;
+}
+
+static struct sg_error *cmd_frame(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg)
+{
+	if (*args) {
+		size_t level;
+		struct sg_error *err = parse_count(args, 0, &level);
+		if (!err)
+			err = sg_session_select_frame(s, level);
+		if (err)
+			return err;
+	}
+	return print_selected_frame(s, out);
+}
+
+static struct sg_error *move_frame(struct sg_session *s, const char *args, struct sg_out *out,
+				   bool up)
+{
+	size_t n;
+	struct sg_error *err = parse_count(args, 1, &n);
+	if (err)
+		return err;
+	struct sg_stack *st;
+	if ((err = sg_session_stack(s, &st)))
+		return err;
+	size_t cur = sg_session_frame(s), count = sg_stack_count(st);
+	if (up) {
+		if (cur + 1 >= count)
+			return sg_error_create(SG_ERROR_USAGE, "Initial frame selected; you cannot go up.");
+		cur = cur + n >= count ? count - 1 : cur + n;
+	} else {
+		if (cur == 0)
+			return sg_error_create(SG_ERROR_USAGE,
+					       "Bottom (innermost) frame selected; you cannot go down.");
+		cur = n > cur ? 0 : cur - n;
+	}
+	if ((err = sg_session_select_frame(s, cur)))
+		return err;
+	return print_selected_frame(s, out);
+}
+
+static struct sg_error *cmd_up(struct sg_session *s, const char *args, struct sg_out *out, void *arg)
+{
+	return move_frame(s, args, out, true);
+}
+
+static struct sg_error *cmd_down(struct sg_session *s, const char *args, struct sg_out *out,
+				 void *arg)
+{
+	return move_frame(s, args, out, false);
+}
+
+static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, struct sg_out *out,
+				       void *arg)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	size_t level = sg_session_frame(s);
+	const struct sg_frame *f = sg_stack_frame(st, level);
+	/* The frame's CFA is its caller's stack pointer: the next physical
+	   frame's rsp.  */
+	const struct sg_frame *caller = NULL, *callee = NULL;
+	for (size_t i = level + 1; i < sg_stack_count(st); i++) {
+		const struct sg_frame *c = sg_stack_frame(st, i);
+		if (c->physical != f->physical) {
+			caller = c;
+			break;
+		}
+	}
+	for (size_t i = level; i-- > 0;) {
+		const struct sg_frame *c = sg_stack_frame(st, i);
+		if (c->physical != f->physical) {
+			callee = c;
+			break;
+		}
+	}
+	uint64_t cfa = caller ? caller->regs->r[SG_REG_RSP] : 0;
+	if (caller)
+		sg_out_printf(out, "Stack level %zu, frame at 0x%" PRIx64 ":\n", level, cfa);
+	else
+		sg_out_printf(out, "Stack level %zu, frame at <unknown>:\n", level);
+	sg_out_printf(out, " rip = 0x%" PRIx64 " in %s", f->pc, f->function ? f->function : "??");
+	if (f->file && f->line)
+		sg_out_printf(out, " (%s:%d)", f->file, f->line);
+	if (caller)
+		sg_out_printf(out, "; saved rip = 0x%" PRIx64, caller->pc);
+	sg_out_printf(out, "\n");
+	if (f->inlined)
+		sg_out_printf(out, " inlined into frame %zu\n", level + 1);
+	if (caller)
+		sg_out_printf(out, " called by frame at 0x%" PRIx64 "\n", cfa);
+	if (callee)
+		sg_out_printf(out, " caller of frame at 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
+	sg_out_printf(out, " unwound by %s\n", f->unwinder ? f->unwinder : "(innermost frame)");
+	sg_out_printf(out, " stack pointer 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
+	sg_out_uint(out, "level", level);
+	if (caller)
+		sg_out_hex(out, "frame_address", cfa);
+	else
+		sg_out_null(out, "frame_address");
+	sg_out_hex(out, "pc", f->pc);
+	sg_out_string(out, "function", f->function);
+	sg_out_string(out, "file", f->file);
+	if (f->line)
+		sg_out_int(out, "line", f->line);
+	else
+		sg_out_null(out, "line");
+	if (caller)
+		sg_out_hex(out, "saved_pc", caller->pc);
+	else
+		sg_out_null(out, "saved_pc");
+	sg_out_string(out, "unwinder", f->unwinder);
+	sg_out_bool(out, "inlined", f->inlined);
+	sg_out_hex(out, "sp", f->regs->r[SG_REG_RSP]);
+	return NULL;
+}
+
+/* gdb's order for "info registers".  */
+static const enum sg_reg info_order[] = {
+	SG_REG_RAX, SG_REG_RBX, SG_REG_RCX, SG_REG_RDX, SG_REG_RSI, SG_REG_RDI, SG_REG_RBP,
+	SG_REG_RSP, SG_REG_R8, SG_REG_R9, SG_REG_R10, SG_REG_R11, SG_REG_R12, SG_REG_R13,
+	SG_REG_R14, SG_REG_R15, SG_REG_RIP, SG_REG_EFLAGS, SG_REG_CS, SG_REG_SS, SG_REG_DS,
+	SG_REG_ES, SG_REG_FS, SG_REG_GS, SG_REG_FS_BASE, SG_REG_GS_BASE,
+};
+
+static void eflags_text(uint64_t v, char *buf, size_t size)
+{
+	static const struct { int bit; const char *name; } flags[] = {
+		{ 0, "CF" }, { 2, "PF" }, { 4, "AF" }, { 6, "ZF" }, { 7, "SF" }, { 8, "TF" },
+		{ 9, "IF" }, { 10, "DF" }, { 11, "OF" }, { 14, "NT" }, { 16, "RF" }, { 17, "VM" },
+		{ 18, "AC" }, { 19, "VIF" }, { 20, "VIP" }, { 21, "ID" },
+	};
+	size_t n = snprintf(buf, size, "[ ");
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if ((v >> flags[i].bit) & 1 && n < size)
+			n += snprintf(buf + n, size - n, "%s ", flags[i].name);
+	if (n < size)
+		snprintf(buf + n, size - n, "]");
+}
+
+static void print_register(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
+			   struct sg_out *out)
+{
+	const char *name = sg_reg_name(r);
+	if (!sg_regs_has(regs, r)) {
+		sg_out_printf(out, "%-15s<not saved>\n", name);
+		sg_out_null(out, name);
+		return;
+	}
+	uint64_t v = regs->r[r];
+	char hex[32], natural[512];
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	switch (r) {
+	case SG_REG_RIP: {
+		struct sg_symbol sym;
+		struct sg_error *err = sg_symbolize(t, v, &sym);
+		if (err)
+			snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
+		else if (sym.offset)
+			snprintf(natural, sizeof(natural), "0x%" PRIx64 " <%s+%" PRIu64 ">", v,
+				 sym.name, sym.offset);
+		else
+			snprintf(natural, sizeof(natural), "0x%" PRIx64 " <%s>", v, sym.name);
+		sg_error_destroy(err);
+		break;
+	}
+	case SG_REG_RBP:
+	case SG_REG_RSP:
+		snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
+		break;
+	case SG_REG_EFLAGS:
+		eflags_text(v, natural, sizeof(natural));
+		break;
+	default:
+		snprintf(natural, sizeof(natural), "%" PRId64, (int64_t)v);
+	}
+	sg_out_printf(out, "%-15s%-19s%s\n", name, hex, natural);
+	sg_out_hex(out, name, v);
+}
+
+static struct sg_error *cmd_info_registers(struct sg_session *s, const char *args,
+					   struct sg_out *out, void *arg)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	struct sg_target *t = sg_session_target(s);
+	sg_out_object_begin(out, "registers");
+	if (!*args) {
+		for (size_t i = 0; i < sizeof(info_order) / sizeof(info_order[0]); i++)
+			print_register(t, f->regs, info_order[i], out);
+	} else {
+		char *copy = strdup(args), *save = NULL;
+		if (!copy)
+			return &sg_enomem;
+		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			int r = sg_reg_lookup(w);
+			if (r < 0 || r == SG_REG_ORIG_RAX) {
+				err = sg_error_format(SG_ERROR_LOOKUP, "Invalid register `%s'", w[0] == '$' ? w + 1 : w);
+				break;
+			}
+			print_register(t, f->regs, r, out);
+		}
+		free(copy);
+	}
+	sg_out_object_end(out);
+	return err;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* Time repeated unwinds of the selected thread with warm caches, as a
+   sampling profiler would do them.  */
+static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *args,
+					      struct sg_out *out, void *arg)
+{
+	size_t count;
+	struct sg_error *err = parse_count(args, 1000, &count);
+	if (err)
+		return err;
+	if (count == 0 || count > 1000000)
+		return sg_error_create(SG_ERROR_USAGE, "count must be between 1 and 1000000");
+	struct sg_thread *th = sg_session_thread(s);
+	struct sg_stack *st;
+	if ((err = sg_stack_unwind(s, th, NULL, 0, 0, &st)))	/* warm every cache */
+		return err;
+	size_t logical = sg_stack_count(st);
+	sg_stack_destroy(st);
+	size_t physical = 0;
+	uint64_t t0 = now_ns();
+	for (size_t i = 0; i < count; i++) {
+		if ((err = sg_stack_unwind(s, th, NULL, 0, SG_UNWIND_NO_SYMBOLS, &st)))
+			return err;
+		physical = sg_stack_count(st);
+		sg_stack_destroy(st);
+	}
+	double raw_us = (now_ns() - t0) / 1e3 / count;
+	t0 = now_ns();
+	for (size_t i = 0; i < count; i++) {
+		if ((err = sg_stack_unwind(s, th, NULL, 0, 0, &st)))
+			return err;
+		sg_stack_destroy(st);
+	}
+	double sym_us = (now_ns() - t0) / 1e3 / count;
+	sg_out_printf(out, "thread %zu: %zu frames; warm unwind %.2f us, with symbols %.2f us (mean of %zu)\n",
+		      sg_thread_index(th) + 1, logical, raw_us, sym_us, count);
+	sg_out_uint(out, "frames", logical);
+	sg_out_uint(out, "count", count);
+	sg_out_int(out, "unwind_ns", (int64_t)(raw_us * 1000));
+	sg_out_int(out, "symbolized_ns", (int64_t)(sym_us * 1000));
+	(void)physical;
+	return NULL;
+}
+
+static const struct sg_command stack_cmds[] = {
+	{ .name = "backtrace", .aliases = "bt where", .synopsis = "backtrace [N|-N] [full] [-u fp|cfi]",
+	  .summary = "Print the selected thread's stack",
+	  .details = "N prints the innermost N frames, -N the outermost N.  -u forces one\n"
+		     "unwinder (cfi or fp); by default each frame uses the first that knows it:\n"
+		     "CFI, then the frame pointer.  Inlined calls are frames of their own.\n"
+		     "\"set backtrace limit N\" caps the depth.  (full: locals come with types.)",
+	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
+	  .summary = "Run a command on several threads",
+	  .details = "\"all\" runs from the highest thread number down, as gdb does.",
+	  .handler = cmd_thread_apply, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "frame", .aliases = "f", .synopsis = "frame [LEVEL]",
+	  .summary = "Select a frame, or describe the selected one",
+	  .handler = cmd_frame, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "up", .synopsis = "up [N]", .summary = "Select the frame N levels out (the caller)",
+	  .handler = cmd_up, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "down", .synopsis = "down [N]", .summary = "Select the frame N levels in (the callee)",
+	  .handler = cmd_down, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info frame", .synopsis = "info frame", .summary = "Describe the selected frame",
+	  .handler = cmd_info_frame, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info registers", .synopsis = "info registers [REG...]",
+	  .summary = "Show the selected frame's registers",
+	  .details = "Outer frames know only what the unwinder recovered; the rest are <not saved>.",
+	  .handler = cmd_info_registers, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "maintenance", .aliases = "maint mt", .synopsis = "maintenance SUBCOMMAND",
+	  .summary = "Commands for spyglass's developers" },
+	{ .name = "maintenance time-unwind", .synopsis = "maintenance time-unwind [COUNT]",
+	  .summary = "Time warm unwinds of the selected thread",
+	  .details = "Unwinds the thread COUNT times (1000) after a first unwind that fills the\n"
+		     "caches, without and with symbols, and prints the mean time per unwind.",
+	  .handler = cmd_maint_time_unwind, .flags = SG_CMD_NEEDS_TARGET },
+};
+
+struct sg_error *shell_register_stack_commands(struct shell *sh)
+{
+	for (size_t i = 0; i < sizeof(stack_cmds) / sizeof(stack_cmds[0]); i++) {
+		struct sg_error *err = sg_command_register(sh->session, &stack_cmds[i], sh);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
