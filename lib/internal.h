@@ -90,6 +90,7 @@ struct sg_module {
 
 struct sg_demangle_cache;
 struct sg_frame_cache;
+struct sg_tailcall_cache;
 
 struct sg_target {
 	enum sg_target_kind kind;
@@ -105,6 +106,7 @@ struct sg_target {
 
 	struct sg_demangle_cache *demangled;
 	struct sg_frame_cache *frame_cache;	/* frame.c */
+	struct sg_tailcall_cache *tailcalls;	/* tailcall.c */
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
 	size_t nmappings;
@@ -134,6 +136,14 @@ void sg_demangle_cache_destroy(struct sg_demangle_cache *cache);
 const char *sg_demangle_cached(struct sg_target *target, const char *raw);
 /* Demangled without parameters ("ns::f"); RAW itself if not mangled.  */
 const char *sg_demangle_base_cached(struct sg_target *target, const char *raw);
+
+/* tailcall.c: append the tail-call frames between a frame whose function
+   starts at CALLEE_ENTRY and its caller, which returns to CALLER_PC.  */
+struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, uint64_t caller_pc,
+				    struct sg_frame **frames, size_t *nframes, size_t *cap,
+				    size_t physical, const struct sg_regs *regs);
+
+void sg_tailcall_cache_destroy(struct sg_tailcall_cache *cache);
 
 /* frame.c */
 void sg_frame_cache_destroy(struct sg_frame_cache *cache);

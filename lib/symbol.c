@@ -200,6 +200,49 @@ static bool demangled_matches(const struct demangled *d, const char *name)
 	return !strcmp(d->full, name) || (d->base && !strcmp(d->base, name));
 }
 
+/* Search MOD for NAME, keeping the best match in *RET; *BEST_RANK is the
+   rank of what *RET holds (-1: nothing yet).  */
+static void lookup_in_module(struct sg_target *target, struct sg_module *mod, const char *name,
+			     const char *ident, size_t ident_len, bool qualified,
+			     struct sg_symbol *ret, int *best_rank)
+{
+	int n = dwfl_module_getsymtab(mod->dwmod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *raw = dwfl_module_getsym_info(mod->dwmod, i, &sym, &addr, &shndx, &elf,
+							  &bias);
+		if (!raw || shndx == SHN_UNDEF)
+			continue;
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_SECTION || type == STT_FILE)
+			continue;
+		bool match = raw_equals(raw, name);
+		if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) && ident_len &&
+		    memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
+			struct demangled *d = demangle_entry(target, raw);
+			match = d && d->full && demangled_matches(d, name);
+		}
+		if (!match)
+			continue;
+		int rank = symbol_rank(target, mod, &sym);
+		if (rank <= *best_rank)
+			continue;
+		*best_rank = rank;
+		ret->raw_name = raw;
+		ret->name = sg_demangle_cached(target, raw);
+		ret->address = addr;
+		ret->size = sym.st_size;
+		ret->offset = 0;
+		ret->kind = type;
+		ret->module = mod;
+		ret->section = section_name(elf, shndx);
+	}
+}
+
 struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, struct sg_symbol *ret)
 {
 	struct sg_error *err = sg_target_load_modules(target);
@@ -210,44 +253,9 @@ struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, st
 	last_identifier(name, &ident, &ident_len);
 	bool qualified = strpbrk(name, ":(<") != NULL;
 	int best_rank = -1;
-	for (size_t m = 0; m < target->nmodules; m++) {
-		struct sg_module *mod = target->modules[m];
-		int n = dwfl_module_getsymtab(mod->dwmod);
-		for (int i = 1; i < n; i++) {
-			GElf_Sym sym;
-			GElf_Addr addr;
-			GElf_Word shndx;
-			Elf *elf;
-			Dwarf_Addr bias;
-			const char *raw = dwfl_module_getsym_info(mod->dwmod, i, &sym, &addr,
-								  &shndx, &elf, &bias);
-			if (!raw || shndx == SHN_UNDEF)
-				continue;
-			int type = GELF_ST_TYPE(sym.st_info);
-			if (type == STT_SECTION || type == STT_FILE)
-				continue;
-			bool match = raw_equals(raw, name);
-			if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) &&
-			    ident_len && memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
-				struct demangled *d = demangle_entry(target, raw);
-				match = d && d->full && demangled_matches(d, name);
-			}
-			if (!match)
-				continue;
-			int rank = symbol_rank(target, mod, &sym);
-			if (rank <= best_rank)
-				continue;
-			best_rank = rank;
-			ret->raw_name = raw;
-			ret->name = sg_demangle_cached(target, raw);
-			ret->address = addr;
-			ret->size = sym.st_size;
-			ret->offset = 0;
-			ret->kind = type;
-			ret->module = mod;
-			ret->section = section_name(elf, shndx);
-		}
-	}
+	for (size_t m = 0; m < target->nmodules; m++)
+		lookup_in_module(target, target->modules[m], name, ident, ident_len, qualified, ret,
+				 &best_rank);
 	return best_rank < 0 ? &sg_not_found : NULL;
 }
 

@@ -232,6 +232,8 @@ static void drop_modules(struct sg_target *t)
 	/* Frame descriptions point into the modules' DWARF.  */
 	sg_frame_cache_destroy(t->frame_cache);
 	t->frame_cache = NULL;
+	sg_tailcall_cache_destroy(t->tailcalls);
+	t->tailcalls = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		free(t->modules[i]->build_id);

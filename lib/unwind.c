@@ -201,6 +201,15 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 			bool tramp = i > 0 && i + 1 < st->nphys && st->phys[i + 1].f.activation;
 			err = sg_frame_describe(t, &p->f, tramp, p->unwinder, i, &st->frames,
 						&st->nframes, &st->frames_cap);
+			/* Functions that tail-called this frame sit between it
+			   and its caller.  */
+			const struct sg_frame *outer = st->nframes ? &st->frames[st->nframes - 1] : NULL;
+			if (!err && outer && outer->has_offset && i + 1 < st->nphys &&
+			    !st->phys[i + 1].f.activation && !tramp)
+				err = sg_frame_tailcalls(t, outer->pc - outer->offset,
+							 st->phys[i + 1].f.regs.r[SG_REG_RIP],
+							 &st->frames, &st->nframes, &st->frames_cap, i,
+							 &p->f.regs);
 		}
 	}
 	if (!err && !(flags & SG_UNWIND_NO_SYMBOLS) && !sg_setting_uint(s, "backtrace past-main", 0))

@@ -30,7 +30,7 @@ static bool show_address(const struct sg_stack *st, const struct sg_frame *f)
 void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out)
 {
-	fprintf(out, "#%-3zu", f->level);
+	fprintf(out, "#%-2zu ", f->level);
 	if (f->signal_trampoline) {
 		fputs("<signal handler called>\n", out);
 		return;

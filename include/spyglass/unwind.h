@@ -32,6 +32,8 @@ struct sg_frame {
 	bool line_start;		/* PC is the first address of its line */
 	bool inlined;			/* an inlined call: its caller is the next frame, same PC */
 	bool signal_trampoline;		/* gdb's <signal handler called> */
+	bool tail_call;			/* a function that tail-called the frame below,
+					   known from DWARF call-site records */
 };
 
 struct sg_stack;

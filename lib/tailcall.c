@@ -1,0 +1,309 @@
+/* Tail-call frames, as gdb shows them.
+
+   A function that ends in a tail call leaves no frame: its callee returns
+   straight to its caller.  The DWARF call-site records (DW_TAG_call_site)
+   say what each call instruction calls and which calls are tail calls, so
+   when the call site at a frame's return address calls X, but the frame
+   below runs Y, and X reaches Y by tail calls along exactly one path, the
+   functions on that path were there: gdb shows them as frames, and so do
+   we.  Ambiguous paths add nothing.  */
+#include <config.h>
+#include "internal.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#define MAX_CHAIN 4		/* tail calls between two real frames */
+#define MAX_SCOPE_DEPTH 16
+
+static bool return_pc(Dwarf_Die *site, Dwarf_Addr *ret)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr(site, DW_AT_call_return_pc, &a) && !dwarf_attr(site, DW_AT_low_pc, &a))
+		return false;
+	return dwarf_formaddr(&a, ret) == 0;
+}
+
+static bool is_call_site(Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	return tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site;
+}
+
+static bool is_tail_call(Dwarf_Die *site)
+{
+	Dwarf_Attribute a;
+	bool flag = false;
+	if (dwarf_attr(site, DW_AT_call_tail_call, &a) || dwarf_attr(site, DW_AT_GNU_tail_call, &a))
+		dwarf_formflag(&a, &flag);
+	return flag;
+}
+
+/* Call FN for each call site in the subtree of SCOPE (lexical blocks and
+   inlined calls included).  Stops when FN returns true.  */
+static bool each_call_site(Dwarf_Die *scope, int depth,
+			   bool (*fn)(Dwarf_Die *site, void *arg), void *arg)
+{
+	Dwarf_Die child;
+	if (depth > MAX_SCOPE_DEPTH || dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		if (is_call_site(&child)) {
+			if (fn(&child, arg))
+				return true;
+		} else {
+			int tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    each_call_site(&child, depth + 1, fn, arg))
+				return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* The concrete subprogram DIE containing module address ADDR, with its CU.  */
+static bool subprogram_at(struct sg_module *mod, uint64_t addr, Dwarf_Die *ret)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(mod->dwmod, addr, &bias);
+	if (!cudie)
+		return false;
+	Dwarf_Die *scopes = NULL, *chain = NULL;
+	int n = dwarf_getscopes(cudie, addr - bias, &scopes);
+	/* dwarf_getscopes follows inlined calls into their abstract
+	   definitions; the concrete subprogram, which holds the call sites,
+	   is on the chain of DIEs that contain the innermost scope.  */
+	int m = n > 0 ? dwarf_getscopes_die(&scopes[0], &chain) : 0;
+	bool found = false;
+	for (int i = 0; i < m && !found; i++) {
+		if (dwarf_tag(&chain[i]) == DW_TAG_subprogram) {
+			*ret = chain[i];
+			found = true;
+		}
+	}
+	free(scopes);
+	free(chain);
+	return found;
+}
+
+/* The entry address of what SITE calls, or 0.  A declaration is found by
+   its symbol, in any module: calls through the PLT name their target.  */
+static uint64_t call_target(struct sg_target *t, Dwarf_Die *site, Dwarf_Addr bias)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die origin;
+	if (!dwarf_attr(site, DW_AT_call_origin, &a) && !dwarf_attr(site, DW_AT_abstract_origin, &a))
+		return 0;
+	if (!dwarf_formref_die(&a, &origin))
+		return 0;
+	Dwarf_Addr lo;
+	if (dwarf_entrypc(&origin, &lo) == 0)
+		return lo + bias;
+	/* A declaration: the definition is found by its symbol.  */
+	const char *name = NULL;
+	if (dwarf_attr_integrate(&origin, DW_AT_linkage_name, &a))
+		name = dwarf_formstring(&a);
+	if (!name && dwarf_attr_integrate(&origin, DW_AT_name, &a))
+		name = dwarf_formstring(&a);
+	struct sg_symbol sym;
+	struct sg_error *err = name ? sg_lookup_symbol(t, name, &sym) : &sg_not_found;
+	if (err) {
+		sg_error_destroy(err);
+		return 0;
+	}
+	return sym.address;
+}
+
+struct search {
+	struct sg_target *t;
+	Dwarf_Addr bias;		/* of the function being searched */
+	uint64_t goal;			/* the entry of the frame below */
+	uint64_t path[MAX_CHAIN];	/* entry of each function on the path */
+	uint64_t pcs[MAX_CHAIN];	/* its tail call's return address */
+	size_t depth;
+	size_t solutions;
+	uint64_t best_path[MAX_CHAIN], best_pcs[MAX_CHAIN];
+	size_t best_len;
+};
+
+static void search_from(struct search *s, uint64_t entry);
+
+static bool visit_tail_site(Dwarf_Die *site, void *arg)
+{
+	struct search *s = arg;
+	Dwarf_Addr ret;
+	if (!is_tail_call(site) || !return_pc(site, &ret))
+		return false;
+	uint64_t target = call_target(s->t, site, s->bias);
+	if (!target)
+		return false;
+	s->pcs[s->depth - 1] = ret + s->bias;
+	if (target == s->goal) {
+		if (++s->solutions == 1) {
+			memcpy(s->best_path, s->path, sizeof(s->path));
+			memcpy(s->best_pcs, s->pcs, sizeof(s->pcs));
+			s->best_len = s->depth;
+		}
+	} else {
+		search_from(s, target);
+	}
+	return s->solutions > 1;	/* ambiguous: stop looking */
+}
+
+static void search_from(struct search *s, uint64_t entry)
+{
+	if (s->depth >= MAX_CHAIN)
+		return;
+	for (size_t i = 0; i < s->depth; i++)
+		if (s->path[i] == entry)
+			return;	/* a cycle of tail calls */
+	struct sg_module *mod = sg_target_module_at(s->t, entry);
+	Dwarf_Die sub;
+	Dwarf_Addr bias;
+	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) || !subprogram_at(mod, entry, &sub))
+		return;
+	Dwarf_Addr saved_bias = s->bias;
+	s->bias = bias;
+	s->path[s->depth++] = entry;
+	each_call_site(&sub, 0, visit_tail_site, s);
+	s->depth--;
+	s->bias = saved_bias;
+}
+
+struct find_site {
+	Dwarf_Addr ret;
+	Dwarf_Die site;
+};
+
+static bool match_return(Dwarf_Die *site, void *arg)
+{
+	struct find_site *f = arg;
+	Dwarf_Addr ret;
+	if (return_pc(site, &ret) && ret == f->ret) {
+		f->site = *site;
+		return true;
+	}
+	return false;
+}
+
+/* The tail-call path between a call site and a callee, cached per target:
+   a profiler meets the same pair again and again.  */
+struct tail_entry {
+	uint64_t caller_pc, callee_entry;	/* caller_pc 0: empty */
+	uint8_t n;
+	uint64_t pcs[MAX_CHAIN];		/* innermost first */
+};
+
+struct sg_tailcall_cache {
+	struct tail_entry *slots;
+	size_t n, cap;
+};
+
+void sg_tailcall_cache_destroy(struct sg_tailcall_cache *c)
+{
+	if (c)
+		free(c->slots);
+	free(c);
+}
+
+static size_t pair_hash(uint64_t a, uint64_t b)
+{
+	uint64_t k = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
+	k ^= k >> 33;
+	k *= UINT64_C(0xff51afd7ed558ccd);
+	return k ^ (k >> 33);
+}
+
+static struct tail_entry *tail_slot(struct sg_tailcall_cache *c, uint64_t a, uint64_t b, bool insert)
+{
+	if (insert && (c->n + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 64;
+		struct tail_entry *slots = calloc(ncap, sizeof(*slots));
+		if (!slots)
+			return NULL;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slots[i].caller_pc)
+				continue;
+			size_t j = pair_hash(c->slots[i].caller_pc, c->slots[i].callee_entry) & (ncap - 1);
+			while (slots[j].caller_pc)
+				j = (j + 1) & (ncap - 1);
+			slots[j] = c->slots[i];
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->cap = ncap;
+	}
+	if (!c->cap)
+		return NULL;
+	size_t j = pair_hash(a, b) & (c->cap - 1);
+	while (c->slots[j].caller_pc) {
+		if (c->slots[j].caller_pc == a && c->slots[j].callee_entry == b)
+			return &c->slots[j];
+		j = (j + 1) & (c->cap - 1);
+	}
+	if (!insert)
+		return NULL;
+	c->n++;
+	c->slots[j].caller_pc = a;
+	c->slots[j].callee_entry = b;
+	return &c->slots[j];
+}
+
+/* Fill E with the tail-call path from the call site at CALLER_PC to the
+   function at CALLEE_ENTRY.  */
+static void find_path(struct sg_target *t, struct tail_entry *e)
+{
+	e->n = 0;
+	struct sg_module *mod = sg_target_module_at(t, e->caller_pc - 1);
+	Dwarf_Addr bias;
+	Dwarf_Die caller;
+	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) ||
+	    !subprogram_at(mod, e->caller_pc - 1, &caller))
+		return;
+	struct find_site fs = { .ret = e->caller_pc - bias };
+	if (!each_call_site(&caller, 0, match_return, &fs))
+		return;
+	uint64_t first = call_target(t, &fs.site, bias);
+	if (!first || first == e->callee_entry)
+		return;
+	struct search s = { .t = t, .goal = e->callee_entry };
+	search_from(&s, first);
+	if (s.solutions != 1)
+		return;
+	/* The path runs outward from the call site; frames run inward.  */
+	for (size_t k = s.best_len; k-- > 0;)
+		e->pcs[e->n++] = s.best_pcs[k];
+}
+
+struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, uint64_t caller_pc,
+				    struct sg_frame **frames, size_t *nframes, size_t *cap,
+				    size_t physical, const struct sg_regs *regs)
+{
+	if (!callee_entry || !caller_pc)
+		return NULL;
+	if (!t->tailcalls && !(t->tailcalls = calloc(1, sizeof(*t->tailcalls))))
+		return &sg_enomem;
+	struct tail_entry *e = tail_slot(t->tailcalls, caller_pc, callee_entry, false);
+	if (!e) {
+		struct tail_entry fresh = { .caller_pc = caller_pc, .callee_entry = callee_entry };
+		find_path(t, &fresh);
+		e = tail_slot(t->tailcalls, caller_pc, callee_entry, true);
+		if (!e)
+			return &sg_enomem;
+		*e = fresh;
+	}
+	for (size_t k = 0; k < e->n; k++) {
+		struct sg_unwind_frame uf = { .regs = *regs, .activation = false };
+		sg_regs_set(&uf.regs, SG_REG_RIP, e->pcs[k]);
+		size_t before = *nframes;
+		struct sg_error *err = sg_frame_describe(t, &uf, false, "tailcall", physical, frames,
+							 nframes, cap);
+		if (err)
+			return err;
+		for (size_t i = before; i < *nframes; i++) {
+			(*frames)[i].regs = regs;
+			(*frames)[i].tail_call = true;
+		}
+	}
+	return NULL;
+}
