@@ -182,7 +182,8 @@ static const struct sg_command misc_cmds[] = {
 	  .handler = cmd_info_registries },
 	{ .name = "set", .synopsis = "set SETTING VALUE", .summary = "Change a setting",
 	  .details = "Settings: print elements N|unlimited, output-format text|json,\n"
-		     "backtrace limit N|unlimited, confirm on|off.  \"show\" lists them.",
+		     "backtrace limit N|unlimited, backtrace past-main on|off, confirm on|off.\n"
+		     "\"show\" lists them.",
 	  .handler = cmd_set },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
 	  .handler = cmd_show },
