@@ -148,53 +148,66 @@ static bool same_line(Dwarf_Line *a, Dwarf_Line *b)
 	return fa && fb && !strcmp(fa, fb);
 }
 
-/* Does the line table row DL (at ADDR) start a line as gdb sees it?  gdb
-   keeps only statement rows, and coalesces consecutive rows of one line
-   once that line has had a non-zero discriminator (gdb's
-   dwarf_record_line_p, PR 17276).  */
+/* The line table row gdb would pick for ADDR (a module address), and the
+   address where gdb's line starts.  gdb takes the last row at the highest
+   address not above ADDR, preferring a statement row at that address; and
+   it coalesces consecutive rows of one line once the line has had a
+   non-zero discriminator (dwarf_record_line_p, PR 17276), so such a line
+   starts at its first row.  */
 #define MAX_LINE_RUN 256
-static bool starts_line(Dwarf_Die *cudie, Dwfl_Line *dl, Dwarf_Addr addr)
+static Dwarf_Line *gdb_row(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Addr *start_ret)
 {
-	Dwarf_Addr bias;
-	Dwarf_Line *line = dwfl_dwarf_line(dl, &bias);
-	bool stmt = true;
-	if (!line)
-		return true;
-	if (dwarf_linebeginstatement(line, &stmt) != 0 || !stmt)
-		return false;
 	Dwarf_Lines *lines;
 	size_t n;
-	if (!cudie || dwarf_getsrclines(cudie, &lines, &n) != 0)
-		return true;
-	/* Rows are sorted by address; find the last at ADDR - BIAS.  */
-	Dwarf_Addr want = addr - bias;
+	if (!cudie || dwarf_getsrclines(cudie, &lines, &n) != 0 || n == 0)
+		return NULL;
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		Dwarf_Addr a;
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a <= want)
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0 || a <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (lo == 0)
-		return true;
+		return NULL;
 	size_t idx = lo - 1;
-	Dwarf_Line *cur = dwarf_onesrcline(lines, idx);
-	bool discriminated = false;
+	Dwarf_Line *row = dwarf_onesrcline(lines, idx);
+	Dwarf_Addr at;
+	bool end = false, stmt = false;
+	if (dwarf_lineaddr(row, &at) != 0 || dwarf_lineendsequence(row, &end) != 0 || end)
+		return NULL;
+	for (size_t j = idx; ; j--) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, j);
+		Dwarf_Addr a;
+		if (dwarf_lineaddr(l, &a) != 0 || a != at)
+			break;
+		if (dwarf_linebeginstatement(l, &stmt) == 0 && stmt) {
+			idx = j;
+			row = l;
+			break;
+		}
+		if (j == 0)
+			break;
+	}
+	/* Walk back through the run of rows of this line.  */
+	Dwarf_Addr start = at;
+	size_t first = idx;
 	unsigned int d = 0;
-	if (dwarf_linediscriminator(cur, &d) == 0 && d)
-		discriminated = true;
-	for (size_t k = 0; idx > 0 && k < MAX_LINE_RUN; k++, idx--) {
-		Dwarf_Line *prev = dwarf_onesrcline(lines, idx - 1);
-		if (!same_line(prev, cur))
-			return !discriminated || k == 0;
+	bool discriminated = dwarf_linediscriminator(row, &d) == 0 && d;
+	for (size_t k = 0; first > 0 && k < MAX_LINE_RUN; k++) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, first - 1);
+		if (!same_line(prev, row))
+			break;
 		if (dwarf_linediscriminator(prev, &d) == 0 && d)
 			discriminated = true;
-		if (discriminated)
-			return false;
+		first--;
 	}
-	return !discriminated;
+	if (discriminated && first != idx)
+		dwarf_lineaddr(dwarf_onesrcline(lines, first), &start);
+	*start_ret = start;
+	return row;
 }
 
 static bool is_function_scope(Dwarf_Die *die)
@@ -232,10 +245,11 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	Dwarf_Die *scopes = NULL;
 	int nscopes = 0;
 	Dwarf_Die *cudie = NULL;
-	Dwfl_Line *dl = NULL;
+	Dwarf_Addr cu_bias = 0;
 	if (base.module && !tramp) {
 		Dwarf_Addr bias;
 		cudie = dwfl_module_addrdie(base.module->dwmod, lookup, &bias);
+		cu_bias = bias;
 		/* Assembler units describe each alias of a function as a
 		   subprogram of its own; like gdb, name those by the symbol
 		   table.  */
@@ -255,16 +269,15 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 			if (nscopes < 0)
 				nscopes = 0;
 		}
-		dl = dwfl_module_getsrc(base.module->dwmod, lookup);
 	}
-	if (dl) {
-		Dwarf_Addr line_addr;
+	Dwarf_Addr line_start;
+	Dwarf_Line *row = gdb_row(cudie, lookup - cu_bias, &line_start);
+	if (row) {
 		int lineno = 0;
-		const char *file = dwfl_lineinfo(dl, &line_addr, &lineno, NULL, NULL, NULL);
-		base.file = display_path(cudie, file);
+		dwarf_lineno(row, &lineno);
+		base.file = display_path(cudie, dwarf_linesrc(row, NULL, NULL));
 		base.line = lineno;
-		base.line_start = activation && line_addr == pc &&
-				  starts_line(cudie, dl, line_addr);
+		base.line_start = activation && line_start + cu_bias == pc;
 	}
 
 	/* The function-like scopes, innermost first, up to the subprogram. */

@@ -84,6 +84,7 @@ struct sg_module {
 	const char *name;
 	uint64_t start, end;
 	char *build_id;
+	char *link_name;	/* the name in the link_map, when it differs */
 	int dwarf_state;	/* 0 unknown, 1 has DWARF, -1 none */
 	const char *debug_file;
 };
@@ -126,6 +127,8 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret);
 void sg_target_destroy(struct sg_target *target);
 /* Report modules to libdwfl, once.  */
 struct sg_error *sg_target_load_modules(struct sg_target *target);
+/* Name modules as the dynamic linker's link_map does (linkmap.c).  */
+void sg_target_link_map_names(struct sg_target *target);
 /* Report the modules again if /proc/PID/maps changed since they were.  */
 struct sg_error *sg_target_refresh_modules(struct sg_target *target);
 /* The "process exited" error, with its status.  */

@@ -396,6 +396,14 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
 	const char *reader = getenv("SPYGLASS_MEMORY_READER");
 	t->no_vm_readv = reader && !strcmp(reader, "procfs");
 
+	char path[64], exe[4096];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	ssize_t len = readlink(path, exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		t->exe = strdup(exe);
+	}
+
 	/* Report the modules before anything is stopped: opening ELF files
 	   and reading the maps need no stop, and the pause is what the
 	   target's users feel.  The maps are checked again after the stop.  */
@@ -458,13 +466,6 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
 	if (err)
 		goto fail;
 
-	char path[64], exe[4096];
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	ssize_t len = readlink(path, exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		t->exe = strdup(exe);
-	}
 	*ret = t;
 	return NULL;
 

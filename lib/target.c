@@ -237,6 +237,7 @@ static void drop_modules(struct sg_target *t)
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		free(t->modules[i]->build_id);
+		free(t->modules[i]->link_name);
 		free(t->modules[i]);
 	}
 	free(t->modules);
@@ -299,6 +300,8 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	if (dwfl_getmodules(dwfl, collect_module, t, 0) != 0)
 		return &sg_enomem;
 	qsort(t->modules, t->nmodules, sizeof(*t->modules), module_cmp);
+	if (t->kind == SG_TARGET_LIVE)
+		sg_target_link_map_names(t);
 	return NULL;
 }
 

@@ -1,0 +1,82 @@
+/* Module names from the dynamic linker's link_map, as gdb shows them.
+
+   /proc/PID/maps names the files as the kernel resolved them
+   (/usr/lib/x86_64-linux-gnu/libc.so.6); the dynamic linker and gdb name
+   them as they were found (/lib/x86_64-linux-gnu/libc.so.6).  We follow
+   DT_DEBUG in the executable's dynamic section to r_debug and walk
+   r_map.  Target memory is hostile: every read is checked and the walk is
+   capped.  */
+#include <config.h>
+#include "internal.h"
+
+#include <elf.h>
+#include <gelf.h>
+
+#define MAX_LINK_MAPS 4096
+#define MAX_DYNAMIC 1024
+
+/* struct link_map's first fields: l_addr, l_name, l_ld, l_next.  */
+struct lm {
+	uint64_t addr, name, ld, next;
+};
+
+/* The runtime address of r_debug, or 0.  */
+static uint64_t find_r_debug(struct sg_target *t, struct sg_module *exe)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(exe->dwmod, &bias);
+	size_t phnum;
+	if (!elf || elf_getphdrnum(elf, &phnum) != 0)
+		return 0;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_DYNAMIC)
+			continue;
+		uint64_t dyn = ph.p_vaddr + bias;
+		for (size_t k = 0; k < MAX_DYNAMIC; k++) {
+			uint64_t d[2];
+			if (sg_target_read(t, dyn + 16 * k, d, sizeof(d)) != NULL)
+				return 0;
+			if (d[0] == DT_NULL)
+				return 0;
+			if (d[0] == DT_DEBUG)
+				return d[1];
+		}
+	}
+	return 0;
+}
+
+void sg_target_link_map_names(struct sg_target *t)
+{
+	struct sg_module *exe = NULL;
+	for (size_t i = 0; i < t->nmodules && !exe; i++)
+		if (t->exe && !strcmp(t->modules[i]->name, t->exe))
+			exe = t->modules[i];
+	uint64_t r_debug = exe ? find_r_debug(t, exe) : 0;
+	uint64_t map;
+	if (!r_debug || sg_target_read_u64(t, r_debug + 8, &map) != NULL)
+		return;	/* static, or not yet relocated: keep the maps names */
+	for (size_t n = 0; map && n < MAX_LINK_MAPS; n++) {
+		struct lm lm;
+		if (sg_target_read(t, map, &lm, sizeof(lm)) != NULL)
+			return;
+		char *name = NULL;
+		if (lm.name && sg_target_read_string(t, lm.name, 4096, &name, NULL) == NULL &&
+		    name[0] == '/') {
+			/* The module whose dynamic section is l_ld.  */
+			for (size_t i = 0; i < t->nmodules; i++) {
+				struct sg_module *m = t->modules[i];
+				if (m != exe && lm.ld >= m->start && lm.ld < m->end &&
+				    strcmp(m->name, name)) {
+					free(m->link_name);
+					m->link_name = name;
+					m->name = name;
+					name = NULL;
+					break;
+				}
+			}
+		}
+		free(name);
+		map = lm.next;
+	}
+}
