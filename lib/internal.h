@@ -90,6 +90,19 @@ struct sg_module {
 };
 
 struct sg_demangle_cache;
+
+/* A direct-mapped cache of target pages, valid while the target is
+   stopped (target.c).  */
+#define SG_PAGE_SIZE 4096
+#define SG_PAGE_CACHE_SLOTS 256
+struct sg_cached_page {
+	uint64_t page;
+	unsigned char *data;
+};
+struct sg_page_cache {
+	struct sg_cached_page slots[SG_PAGE_CACHE_SLOTS];
+};
+void sg_page_cache_destroy(struct sg_page_cache *cache);
 struct sg_frame_cache;
 struct sg_tailcall_cache;
 
@@ -108,6 +121,7 @@ struct sg_target {
 	struct sg_demangle_cache *demangled;
 	struct sg_frame_cache *frame_cache;	/* frame.c */
 	struct sg_tailcall_cache *tailcalls;	/* tailcall.c */
+	struct sg_page_cache *pages;
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
 	size_t nmappings;

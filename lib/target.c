@@ -89,6 +89,40 @@ struct sg_error *sg_target_gone_error(struct sg_target *t)
 	return sg_error_format(SG_ERROR_TARGET, "process %d exited while attached", t->pid);
 }
 
+/* The cached page at PAGE, reading it on a miss; NULL if it cannot be read
+   whole (the caller then reads directly, for an exact error).  */
+static const unsigned char *page_cache_get(struct sg_target *t, uint64_t page)
+{
+	struct sg_page_cache *c = t->pages;
+	if (!c) {
+		if (!(c = t->pages = calloc(1, sizeof(*c))))
+			return NULL;
+	}
+	size_t slot = (page / SG_PAGE_SIZE) % SG_PAGE_CACHE_SLOTS;
+	struct sg_cached_page *p = &c->slots[slot];
+	if (p->data && p->page == page)
+		return p->data;
+	if (!p->data && !(p->data = malloc(SG_PAGE_SIZE)))
+		return NULL;
+	struct sg_error *err = t->ops->read(t, page, p->data, SG_PAGE_SIZE);
+	if (err) {
+		sg_error_destroy(err);
+		p->page = 1;	/* no page is at an odd address: an empty slot */
+		return NULL;
+	}
+	p->page = page;
+	return p->data;
+}
+
+void sg_page_cache_destroy(struct sg_page_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < SG_PAGE_CACHE_SLOTS; i++)
+		free(c->slots[i].data);
+	free(c);
+}
+
 struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void *buf,
 				size_t size)
 {
@@ -98,6 +132,17 @@ struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void
 		return sg_error_fault(address, size, EFAULT);
 	if (target->gone)
 		return sg_target_gone_error(target);
+	/* Small reads (unwinding, list walks) go through a page cache: the
+	   target is stopped, so its memory does not change under us, and a
+	   warm unwind then costs no system call.  */
+	uint64_t page = address & ~(uint64_t)(SG_PAGE_SIZE - 1);
+	if (size <= 64 && address + size <= page + SG_PAGE_SIZE) {
+		const unsigned char *data = page_cache_get(target, page);
+		if (data) {
+			memcpy(buf, data + (address - page), size);
+			return NULL;
+		}
+	}
 	return target->ops->read(target, address, buf, size);
 }
 
@@ -165,6 +210,7 @@ void sg_target_destroy(struct sg_target *t)
 	free(t->maps_lines);
 	sg_demangle_cache_destroy(t->demangled);
 	sg_frame_cache_destroy(t->frame_cache);
+	sg_page_cache_destroy(t->pages);
 	free(t->threads);
 	free(t->exe);
 	free(t);
