@@ -177,13 +177,24 @@ static struct sg_error *cmd_thread(struct sg_session *s, const char *args, struc
 		if (err)
 			return err;
 	}
-	char frame[1024];
 	uint64_t pc = sg_thread_regs(th)->r[SG_REG_RIP];
-	shell_describe_pc(t, pc, frame, sizeof(frame));
-	if (*args)
-		sg_out_printf(out, "[Switching to thread %zu (LWP %d)]\n#0  %s\n",
-			      sg_thread_index(th) + 1, (int)sg_thread_tid(th), frame);
-	else
+	if (*args) {
+		sg_out_printf(out, "[Switching to thread %zu (LWP %d)]\n", sg_thread_index(th) + 1,
+			      (int)sg_thread_tid(th));
+		/* Frame 0 as bt shows it (DWARF names, source line), as gdb
+		   does; the symbol table's name if the stack is unavailable. */
+		struct sg_stack *st;
+		FILE *f = sg_out_file(out);
+		struct sg_error *err = sg_session_stack(s, &st);
+		if (!err && f) {
+			shell_format_frame(t, st, sg_stack_frame(st, 0), f);
+		} else if (f) {
+			char frame[1024];
+			shell_describe_pc(t, pc, frame, sizeof(frame));
+			fprintf(f, "#0  %s\n", frame);
+		}
+		sg_error_destroy(err);
+	} else
 		sg_out_printf(out, "[Current thread is %zu (LWP %d)]\n", sg_thread_index(th) + 1,
 			      (int)sg_thread_tid(th));
 	sg_out_uint(out, "id", sg_thread_index(th) + 1);

@@ -18,8 +18,13 @@ like "$OUT" '^Usage: hello \[NAME\]$' "help knows the plugin's command"
 sg -ex "plugin load $example" -ex 'hello'
 like "$OUT" "^Loaded plugin from $example" "plugin load PATH"
 like "$OUT" '^Hello, world' "a plugin loaded at the prompt adds its command"
-sg -ex 'plugin list'
-is "$OUT" "No plugins are loaded." "no plugins by default in the test environment"
+SPYGLASS_PLUGIN_PATH= sg -ex 'plugin list'
+is "$OUT" "No plugins are loaded." "no plugins when no folder has any"
+sg -ex 'plugin list' -ex 'info registries'
+like "$OUT" '^cfi-unwind +1\.0 ' "the test environment loads the CFI unwinder"
+like "$OUT" '^fp-unwind +1\.0 ' "and the frame-pointer unwinder"
+like "$OUT" '^  unwinder +cfi +priority 10 ' "CFI runs first"
+like "$OUT" '^  unwinder +fp +priority 20 ' "then the frame pointer"
 
 OUT=$(SPYGLASS_PLUGIN_PATH=/nonexistent:$(dirname "$example") "$SG_BIN" -nx -batch -ex 'hello' 2>&1)
 like "$OUT" '^Hello, world' "plugins in SPYGLASS_PLUGIN_PATH load at start-up"
@@ -96,7 +101,7 @@ else
 	unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
 fi
 
-sg --json --plugin "$example" -ex 'plugin list' -ex 'hello json'
+SPYGLASS_PLUGIN_PATH= sg --json --plugin "$example" -ex 'plugin list' -ex 'hello json'
 like "$OUT" '^\{"plugins":\[\{"name":"example","version":"1\.0",' "plugin list in JSON"
 like "$OUT" '^\{"greeting":"json","pid":null,"calls":1\}$' "a plugin command in JSON"
 done_testing

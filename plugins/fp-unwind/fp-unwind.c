@@ -66,7 +66,11 @@ static struct sg_error *fp_step(struct sg_target *target, const struct sg_unwind
 	if ((err = sg_target_read(target, fp, saved, sizeof(saved))))
 		return err;
 	uint64_t next_fp = saved[0], ra = saved[1];
-	if (next_fp != 0 && next_fp <= fp)
+	/* A saved rbp that points into this stack but not above us is a
+	   corrupt chain.  One that points elsewhere may be a caller built
+	   without frame pointers (__libc_start_call_main): the return address
+	   is still good, and the next step will stop.  */
+	if (next_fp != 0 && next_fp <= fp && next_fp >= stack.start)
 		return sg_error_format(SG_ERROR_BAD_DATA,
 				       "saved frame pointer 0x%" PRIx64 " is not above 0x%" PRIx64,
 				       next_fp, fp);
