@@ -220,6 +220,62 @@ static void test_registry(void)
 	sg_session_destroy(s);
 }
 
+#include <dwarf.h>
+
+/* The CFA rule ld emits for .plt entries (seen in Debian 12 binaries):
+   rsp + 8, plus 8 more once the pc is 11 or more bytes into its 16-byte
+   entry (after the push).  */
+static void test_dwarf_expr(void)
+{
+	const Dwarf_Op plt[] = {
+		{ .atom = DW_OP_breg7, .number = 8, .offset = 0 },
+		{ .atom = DW_OP_breg16, .number = 0, .offset = 2 },
+		{ .atom = DW_OP_lit15, .offset = 4 },
+		{ .atom = DW_OP_and, .offset = 5 },
+		{ .atom = DW_OP_lit11, .offset = 6 },
+		{ .atom = DW_OP_ge, .offset = 7 },
+		{ .atom = DW_OP_lit3, .offset = 8 },
+		{ .atom = DW_OP_shl, .offset = 9 },
+		{ .atom = DW_OP_plus, .offset = 10 },
+	};
+	struct sg_regs regs = { 0 };
+	sg_regs_set(&regs, SG_REG_RSP, 0x1000);
+	sg_regs_set(&regs, SG_REG_RIP, 0x4020 + 6);
+	struct sg_dwarf_expr_ctx ctx = { .regs = &regs };
+	struct sg_dwarf_result r;
+	ok(!sg_dwarf_expr_eval(plt, SG_ARRAY_SIZE(plt), &ctx, NULL, &r) && r.value == 0x1008 &&
+	   r.kind == SG_DWARF_ADDRESS, "PLT CFA before the push: rsp+8");
+	sg_regs_set(&regs, SG_REG_RIP, 0x4020 + 11);
+	ok(!sg_dwarf_expr_eval(plt, SG_ARRAY_SIZE(plt), &ctx, NULL, &r) && r.value == 0x1010,
+	   "PLT CFA after the push: rsp+16");
+
+	/* Offsets are byte offsets: DW_OP_bra jumps over DW_OP_lit1.  */
+	const Dwarf_Op branch[] = {
+		{ .atom = DW_OP_lit1, .offset = 0 },
+		{ .atom = DW_OP_bra, .number = 1, .offset = 1 },
+		{ .atom = DW_OP_lit1, .offset = 4 },
+		{ .atom = DW_OP_lit7, .offset = 5 },
+		{ .atom = DW_OP_stack_value, .offset = 6 },
+	};
+	ok(!sg_dwarf_expr_eval(branch, SG_ARRAY_SIZE(branch), &ctx, NULL, &r) && r.value == 7 &&
+	   r.kind == SG_DWARF_VALUE, "DW_OP_bra by byte offset, DW_OP_stack_value");
+
+	const Dwarf_Op loop[] = { { .atom = DW_OP_skip, .number = (uint16_t)-3, .offset = 0 } };
+	sg_ck_err(sg_dwarf_expr_eval(loop, 1, &ctx, NULL, &r), SG_ERROR_BAD_DATA,
+		  "DWARF expression: too many steps", "an endless loop is cut");
+	const Dwarf_Op under[] = { { .atom = DW_OP_plus, .offset = 0 } };
+	sg_ck_err(sg_dwarf_expr_eval(under, 1, &ctx, NULL, &r), SG_ERROR_BAD_DATA,
+		  "DWARF expression: stack underflow at op 0x22", "stack underflow");
+	const Dwarf_Op noreg[] = { { .atom = DW_OP_breg3, .offset = 0 } };
+	sg_ck_err(sg_dwarf_expr_eval(noreg, 1, &ctx, NULL, &r), SG_ERROR_NOT_FOUND,
+		  "register 3 is not known in this frame", "an unknown register");
+	const Dwarf_Op cfa[] = { { .atom = DW_OP_call_frame_cfa }, { .atom = DW_OP_plus_uconst, .number = 16, .offset = 1 } };
+	ctx.cfa = 0x2000;
+	ctx.has_cfa = true;
+	ok(!sg_dwarf_expr_eval(cfa, 2, &ctx, NULL, &r) && r.value == 0x2010 && r.kind == SG_DWARF_ADDRESS,
+	   "offset(N) rules as libdw writes them: CFA + N");
+}
+
 static void test_words(void)
 {
 	char **w;
@@ -236,5 +292,6 @@ int main(void)
 	test_settings();
 	test_registry();
 	test_words();
+	test_dwarf_expr();
 	return tap_done();
 }
