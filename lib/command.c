@@ -290,12 +290,14 @@ struct sg_error *sg_command_execute(struct sg_session *s, const char *line, stru
 	char *a = strndup(args, alen);
 	if (!a)
 		return &sg_enomem;
+	s->exec_depth++;
 	if (e->cmd->flags & SG_CMD_NEEDS_TARGET) {
 		struct sg_target *t;
 		err = sg_session_need_target(s, &t);
 	}
 	if (!err)
 		err = e->cmd->handler(s, a, out, e->arg);
+	s->exec_depth--;
 	free(a);
 	return err;
 }

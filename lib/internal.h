@@ -86,6 +86,7 @@ struct sg_module {
 	char *build_id;
 	char *link_name;	/* the name in the link_map, when it differs */
 	int dwarf_state;	/* 0 unknown, 1 has DWARF, -1 none */
+	bool preloaded;		/* debuginfo.c loaded it before the stop */
 	const char *debug_file;
 };
 
@@ -136,11 +137,26 @@ struct sg_target {
 	uint64_t stop_start_ns, stop_end_ns;
 };
 
-struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret);
+/* Attach to PID.  PREWARM (may be NULL) runs with ARG after the modules are
+   reported and before any thread is stopped.  */
+struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t, void *arg),
+				  void *arg, struct sg_target **ret);
 /* Release the target (detach, free).  NULL is ignored.  */
 void sg_target_destroy(struct sg_target *target);
 /* Report modules to libdwfl, once.  */
 struct sg_error *sg_target_load_modules(struct sg_target *target);
+/* debuginfo.c */
+int sg_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		      char **debuginfo_file_name);
+/* Keep uncompressed copies of the compressed debug files TARGET used.  */
+void sg_debug_cache_store(struct sg_target *target);
+/* The pc and stack pointer of thread TID of PID from /proc, without
+   stopping it; false when it is not in a system call.  */
+bool sg_task_pc_sp(pid_t pid, const char *tid, uint64_t *pc, uint64_t *sp);
+/* Load the DWARF of the modules the threads are in (before the stop).  */
+void sg_target_preload(struct sg_target *target);
+
 /* Name modules as the dynamic linker's link_map does (linkmap.c).  */
 void sg_target_link_map_names(struct sg_target *target);
 /* Report the modules again if /proc/PID/maps changed since they were.  */
@@ -206,6 +222,7 @@ struct sg_session {
 	struct sg_target *target;
 	size_t thread;			/* selected thread index */
 	uint64_t last_paused_ns;
+	int exec_depth;			/* nesting of sg_command_execute */
 
 	struct sg_command_entry *cmds;
 	size_t ncmds, cmds_cap;
@@ -233,6 +250,9 @@ struct sg_error *sg_settings_register_core(struct sg_session *session);
 void sg_plugins_unload_all(struct sg_session *session);
 void sg_registry_forget_target(struct sg_session *session, struct sg_target *target);
 void sg_session_forget_stack(struct sg_session *session);
+/* Warm the unwind caches of T before the stop (unwind.c); ARG is the
+   session.  */
+void sg_session_prewarm(struct sg_target *t, void *arg);
 
 /* Split S into blank-separated words (no quoting).  Returns the count, and
    the words in a new array of new strings, or -1 on allocation failure.  */

@@ -57,7 +57,7 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	if (s->target && s->target->pid == pid && !s->target->gone)
 		return sg_error_format(SG_ERROR_TARGET, "already attached to process %d", pid);
 	drop_target(s);
-	return sg_ptrace_attach(pid, &s->target);
+	return sg_ptrace_attach(pid, sg_session_prewarm, s, &s->target);
 }
 
 struct sg_error *sg_session_detach(struct sg_session *s)
@@ -76,9 +76,11 @@ struct sg_error *sg_session_need_target(struct sg_session *s, struct sg_target *
 	if (!s->target)
 		return sg_error_create(SG_ERROR_TARGET,
 				       "no target: use \"attach PID\" or start with -p PID");
-	/* One waitpid(WNOHANG): a target that died since the last command
-	   must fail every command with the same clear line.  */
-	if (!sg_target_alive(s->target))
+	/* A waitpid(WNOHANG) per thread: a target that died since the last
+	   command must fail every command with the same clear line.  Commands
+	   run by another command ("thread apply all bt") skip it: once per
+	   command line is enough, and reads still notice a death.  */
+	if (s->target->gone || (s->exec_depth <= 1 && !sg_target_alive(s->target)))
 		return sg_target_gone_error(s->target);
 	*ret = s->target;
 	return NULL;

@@ -374,7 +374,8 @@ static const struct sg_target_ops ptrace_ops = {
 	.emergency_detach = ptrace_emergency_detach,
 };
 
-struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
+struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t, void *arg),
+				  void *arg, struct sg_target **ret)
 {
 	if (pid <= 0)
 		return sg_error_format(SG_ERROR_USAGE, "invalid process ID %d", pid);
@@ -411,6 +412,13 @@ struct sg_error *sg_ptrace_attach(pid_t pid, struct sg_target **ret)
 	if (err) {
 		sg_error_destroy(err);	/* retried after the stop */
 		err = NULL;
+	} else {
+		sg_target_preload(t);
+		if (prewarm)
+			prewarm(t, arg);
+		/* Pages read from the running process are stale now.  */
+		sg_page_cache_destroy(t->pages);
+		t->pages = NULL;
 	}
 
 	/* The leader first, so that it is thread 1 as in gdb.  */

@@ -204,6 +204,9 @@ void sg_target_destroy(struct sg_target *t)
 		return;
 	if (t->ops->detach)
 		t->ops->detach(t);
+	/* The target runs again: now is the time for slow work.  */
+	if (t->kind == SG_TARGET_LIVE && t->nmodules)
+		sg_debug_cache_store(t);
 	drop_modules(t);
 	free(t->maps);
 	free(t->mappings);
@@ -222,7 +225,7 @@ static char *debuginfo_path;
 
 static const Dwfl_Callbacks proc_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sg_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
 

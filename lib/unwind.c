@@ -9,7 +9,9 @@
 #include <config.h>
 #include "internal.h"
 
+#include <dirent.h>
 #include <inttypes.h>
+#include <stdio.h>
 
 /* A hard cap under any "backtrace limit": a stack this deep is corrupt or
    hostile, and each frame costs memory.  */
@@ -69,10 +71,10 @@ static const struct sg_handler *find_unwinder(struct sg_session *s, const char *
 	return NULL;
 }
 
-static struct sg_error *unwind_physical(struct sg_session *s, struct sg_stack *st,
+static struct sg_error *unwind_physical(struct sg_session *s, struct sg_target *t,
+					struct sg_stack *st, const struct sg_regs *regs,
 					const char *only, size_t limit)
 {
-	struct sg_target *t = s->target;
 	const struct sg_handler *forced = NULL;
 	if (only && !(forced = find_unwinder(s, only))) {
 		struct sg_buf b;
@@ -87,7 +89,7 @@ static struct sg_error *unwind_physical(struct sg_session *s, struct sg_stack *s
 	struct phys_frame *f0 = sg_array_push(&st->phys, &st->nphys, &st->phys_cap, sizeof(*f0));
 	if (!f0)
 		return &sg_enomem;
-	f0->f.regs = *sg_thread_regs(st->thread);
+	f0->f.regs = *regs;
 	f0->f.activation = true;
 	size_t nunwinders = forced ? 1 : s->nhandlers[SG_REGISTRY_UNWINDER];
 	if (nunwinders == 0) {
@@ -177,22 +179,17 @@ static void cut_after_main(struct sg_target *t, struct sg_stack *st)
 	}
 }
 
-struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread, const char *only,
-				 size_t limit, unsigned flags, struct sg_stack **ret)
+/* Unwind from REGS on T (THREAD may be NULL) into a new stack.  */
+static struct sg_error *stack_build(struct sg_session *s, struct sg_target *t,
+				   struct sg_thread *thread, const struct sg_regs *regs,
+				   const char *only, size_t limit, unsigned flags,
+				   struct sg_stack **ret)
 {
-	struct sg_target *t;
-	struct sg_error *err = sg_session_need_target(s, &t);
-	if (err)
-		return err;
-	if (!limit) {
-		uint64_t l = sg_setting_uint(s, "backtrace limit", UINT64_MAX);
-		limit = l == UINT64_MAX ? 0 : l;
-	}
 	struct sg_stack *st = calloc(1, sizeof(*st));
 	if (!st)
 		return &sg_enomem;
 	st->thread = thread;
-	err = unwind_physical(s, st, only, limit);
+	struct sg_error *err = unwind_physical(s, t, st, regs, only, limit);
 	if (!err && !(flags & SG_UNWIND_NO_SYMBOLS)) {
 		for (size_t i = 0; i < st->nphys && !err; i++) {
 			const struct phys_frame *p = &st->phys[i];
@@ -220,6 +217,56 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 	}
 	*ret = st;
 	return NULL;
+}
+
+struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread, const char *only,
+				 size_t limit, unsigned flags, struct sg_stack **ret)
+{
+	struct sg_target *t;
+	struct sg_error *err = sg_session_need_target(s, &t);
+	if (err)
+		return err;
+	if (!limit) {
+		uint64_t l = sg_setting_uint(s, "backtrace limit", UINT64_MAX);
+		limit = l == UINT64_MAX ? 0 : l;
+	}
+	return stack_build(s, t, thread, sg_thread_regs(thread), only, limit, flags, ret);
+}
+
+/* Before the stop: unwind each thread that sits in a system call from the
+   pc and stack pointer /proc/PID/task/TID/syscall shows, without stopping
+   it.  The stack may change under us, so the result is thrown away; what
+   stays are the caches keyed by pc (CFI rows, frame descriptions,
+   tail-call paths), which the real unwind after the stop then finds warm.
+   The target's page cache is dropped after the stop.  */
+#define MAX_PREWARM_THREADS 4096
+#define MAX_PREWARM_FRAMES 256
+void sg_session_prewarm(struct sg_target *t, void *arg)
+{
+	struct sg_session *s = arg;
+	if (!s->nhandlers[SG_REGISTRY_UNWINDER])
+		return;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return;
+	struct dirent *de;
+	for (size_t n = 0; (de = readdir(dir)) && n < MAX_PREWARM_THREADS;) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		uint64_t pc, sp;
+		if (!sg_task_pc_sp(t->pid, de->d_name, &pc, &sp))
+			continue;
+		struct sg_regs regs = { 0 };
+		sg_regs_set(&regs, SG_REG_RIP, pc);
+		sg_regs_set(&regs, SG_REG_RSP, sp);
+		struct sg_stack *st;
+		if (stack_build(s, t, NULL, &regs, NULL, MAX_PREWARM_FRAMES, 0, &st) == NULL)
+			sg_stack_destroy(st);
+	}
+	closedir(dir);
 }
 
 /* ---- the session's selected stack and frame ---- */
