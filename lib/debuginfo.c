@@ -2,8 +2,9 @@
 
    Debian's -dbg packages ship compressed DWARF: libc's takes about 50 ms to
    inflate, and that would be time the target stays stopped.  So:
-   - before the stop, the DWARF of the modules the threads are in is loaded
-     (their pcs come from /proc/PID/task/TID/syscall, no stop needed);
+   - before the stop, the threads are unwound once from the pcs in
+     /proc/PID/task/TID/syscall (sg_session_prewarm), which loads the DWARF
+     of the modules they run in;
    - after the detach, an uncompressed copy of each separate debug file we
      used is kept in a cache (keyed by build ID), which later runs map
      instead of inflating;
@@ -13,7 +14,6 @@
 #include <config.h>
 #include "internal.h"
 
-#include <dirent.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -260,33 +260,4 @@ bool sg_task_pc_sp(pid_t pid, const char *tid, uint64_t *pc, uint64_t *sp)
 	*pc = strtoull(pc_s + 1, NULL, 16);
 	*sp = strtoull(sp_s + 1, NULL, 16);
 	return *pc != 0;
-}
-
-void sg_target_preload(struct sg_target *t)
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);
-	DIR *dir = opendir(path);
-	if (!dir)
-		return;
-	struct dirent *de;
-	size_t n = 0;
-	while ((de = readdir(dir)) && n < 4096) {
-		if (de->d_name[0] == '.')
-			continue;
-		n++;
-		uint64_t pc, sp;
-		if (!sg_task_pc_sp(t->pid, de->d_name, &pc, &sp))
-			continue;
-		struct sg_module *mod = pc ? sg_target_module_at(t, pc) : NULL;
-		if (!mod || mod->preloaded)
-			continue;
-		mod->preloaded = true;
-		sg_module_has_dwarf(mod, NULL);
-		Dwarf_Addr bias;
-		dwfl_module_addrdie(mod->dwmod, pc, &bias);
-		const struct sg_symtab *st;
-		sg_error_destroy(sg_module_symtab(mod, &st));
-	}
-	closedir(dir);
 }

@@ -86,7 +86,6 @@ struct sg_module {
 	char *build_id;
 	char *link_name;	/* the name in the link_map, when it differs */
 	int dwarf_state;	/* 0 unknown, 1 has DWARF, -1 none */
-	bool preloaded;		/* debuginfo.c loaded it before the stop */
 	const char *debug_file;
 };
 
@@ -154,8 +153,6 @@ void sg_debug_cache_store(struct sg_target *target);
 /* The pc and stack pointer of thread TID of PID from /proc, without
    stopping it; false when it is not in a system call.  */
 bool sg_task_pc_sp(pid_t pid, const char *tid, uint64_t *pc, uint64_t *sp);
-/* Load the DWARF of the modules the threads are in (before the stop).  */
-void sg_target_preload(struct sg_target *target);
 
 /* Name modules as the dynamic linker's link_map does (linkmap.c).  */
 void sg_target_link_map_names(struct sg_target *target);

@@ -413,7 +413,6 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 		sg_error_destroy(err);	/* retried after the stop */
 		err = NULL;
 	} else {
-		sg_target_preload(t);
 		if (prewarm)
 			prewarm(t, arg);
 		/* Pages read from the running process are stale now.  */
