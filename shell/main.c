@@ -229,6 +229,12 @@ int main(int argc, char **argv)
 		sh.batch = true;
 	}
 
+	/* Output to a pipe or file in large blocks: a backtrace of every
+	   thread is written while the target is stopped.  */
+	static char outbuf[1 << 16];
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+
 	err = sg_session_create(&sh.session);
 	if (!err)
 		err = sg_out_create(stdout, sh.json, &sh.out);
