@@ -208,17 +208,27 @@ static const struct sg_command misc_cmds[] = {
 	  .handler = cmd_shell },
 };
 
-struct sg_error *shell_register_commands(struct shell *sh)
+struct sg_error *shell_register_table(struct shell *sh, const struct sg_command *cmds, size_t n)
 {
-	for (size_t i = 0; i < sizeof(misc_cmds) / sizeof(misc_cmds[0]); i++) {
-		struct sg_error *err = sg_command_register(sh->session, &misc_cmds[i], sh);
+	for (size_t i = 0; i < n; i++) {
+		struct sg_error *err = sg_command_register(sh->session, &cmds[i], sh);
 		if (err)
 			return err;
 	}
-	struct sg_error *err = shell_register_target_commands(sh);
+	return NULL;
+}
+
+struct sg_error *shell_register_commands(struct shell *sh)
+{
+	struct sg_error *err = shell_register_table(sh, misc_cmds,
+						    sizeof(misc_cmds) / sizeof(misc_cmds[0]));
+	if (!err)
+		err = shell_register_target_commands(sh);
 	if (!err)
 		err = shell_register_x_command(sh);
 	if (!err)
 		err = shell_register_stack_commands(sh);
+	if (!err)
+		err = shell_register_data_commands(sh);
 	return err;
 }

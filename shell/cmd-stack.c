@@ -593,10 +593,5 @@ static const struct sg_command stack_cmds[] = {
 
 struct sg_error *shell_register_stack_commands(struct shell *sh)
 {
-	for (size_t i = 0; i < sizeof(stack_cmds) / sizeof(stack_cmds[0]); i++) {
-		struct sg_error *err = sg_command_register(sh->session, &stack_cmds[i], sh);
-		if (err)
-			return err;
-	}
-	return NULL;
+	return shell_register_table(sh, stack_cmds, sizeof(stack_cmds) / sizeof(stack_cmds[0]));
 }

@@ -368,10 +368,5 @@ static const struct sg_command target_cmds[] = {
 
 struct sg_error *shell_register_target_commands(struct shell *sh)
 {
-	for (size_t i = 0; i < sizeof(target_cmds) / sizeof(target_cmds[0]); i++) {
-		struct sg_error *err = sg_command_register(sh->session, &target_cmds[i], sh);
-		if (err)
-			return err;
-	}
-	return NULL;
+	return shell_register_table(sh, target_cmds, sizeof(target_cmds) / sizeof(target_cmds[0]));
 }

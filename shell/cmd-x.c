@@ -179,12 +179,7 @@ static void label(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 	}
 }
 
-struct sg_buf_lite {
-	char *s;
-	size_t len, cap;
-};
-
-static void lite_putc(struct sg_buf_lite *b, char c)
+void lite_putc(struct sg_buf_lite *b, char c)
 {
 	if (b->len + 2 > b->cap) {
 		size_t ncap = b->cap ? 2 * b->cap : 64;
@@ -198,7 +193,7 @@ static void lite_putc(struct sg_buf_lite *b, char c)
 	b->s[b->len] = '\0';
 }
 
-static void lite_puts(struct sg_buf_lite *b, const char *s)
+void lite_puts(struct sg_buf_lite *b, const char *s)
 {
 	while (*s)
 		lite_putc(b, *s++);
@@ -206,7 +201,7 @@ static void lite_puts(struct sg_buf_lite *b, const char *s)
 
 /* A byte as gdb shows it inside quotes: \n, \t, \\, \ooo.  QUOTE is the
    quote character that needs escaping.  */
-static void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote)
+void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote)
 {
 	static const char esc[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
 				    ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v' };
@@ -227,7 +222,7 @@ static void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote)
 	}
 }
 
-static void char_repr(struct sg_buf_lite *b, unsigned char c)
+void char_repr(struct sg_buf_lite *b, unsigned char c)
 {
 	char n[8];
 	snprintf(n, sizeof(n), "%d '", (signed char)c);

@@ -15,6 +15,7 @@ struct shell {
 	int quit_status;
 	int source_depth;
 	bool in_thread_apply;	/* commands write into the thread's JSON object */
+	unsigned value_history;	/* the last $N of print */
 
 	/* "x" remembers its last format, size and next address, as gdb does. */
 	char x_format;
@@ -23,11 +24,15 @@ struct shell {
 	bool x_next_valid;
 };
 
+/* Register the N rows of CMDS, with the shell as their argument.  */
+struct sg_error *shell_register_table(struct shell *sh, const struct sg_command *cmds, size_t n);
+
 /* Register the built-in commands: all of them, and each file's own.  */
 struct sg_error *shell_register_commands(struct shell *sh);
 struct sg_error *shell_register_target_commands(struct shell *sh);
 struct sg_error *shell_register_x_command(struct shell *sh);
 struct sg_error *shell_register_stack_commands(struct shell *sh);
+struct sg_error *shell_register_data_commands(struct shell *sh);
 
 /* Run one command line, print its error (prefixed with WHERE, e.g.
    "cmds.sg:2", when not NULL), and return whether it succeeded.  */
@@ -55,6 +60,18 @@ struct sg_stack;
 struct sg_frame;
 void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out);
+
+/* A growable string for formatting (cmd-x.c).  */
+struct sg_buf_lite {
+	char *s;
+	size_t len, cap;
+};
+void lite_putc(struct sg_buf_lite *b, char c);
+void lite_puts(struct sg_buf_lite *b, const char *s);
+/* A byte inside quotes as gdb writes it: \n, \\, \ooo; QUOTE is escaped.  */
+void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote);
+/* A char value as gdb prints it: 97 'a'.  */
+void char_repr(struct sg_buf_lite *b, unsigned char c);
 
 /* Apply the output-format setting to the output object.  */
 void shell_sync_output(struct shell *sh);

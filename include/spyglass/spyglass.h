@@ -12,6 +12,7 @@
 #include <spyglass/registry.h>
 #include <spyglass/unwind.h>
 #include <spyglass/dwarf.h>
+#include <spyglass/type.h>
 #include <spyglass/plugin.h>
 
 #define SG_VERSION_STRING "0.1.0"

@@ -1,0 +1,1174 @@
+/* print, output, ptype and whatis for C data, in gdb's notation.
+
+   This is the first part of the types issue: global and static variables
+   and types from DWARF, the expressions NAME, *E, &E, E.F, E->F, E[N] and
+   (E), and gdb's value notation (structs, unions, arrays with repeats,
+   strings, pointers with their symbol, enums, bit fields, floats).  Locals,
+   casts, arithmetic, C++ classes and the typed readers come next.  */
+#include <config.h>
+#include "shell.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TYPE_DEPTH 32
+#define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
+#define MAX_VALUE_DEPTH 16
+
+/* ---- types ---- */
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, ret);
+}
+
+/* Skip typedefs and qualifiers.  */
+static void strip(Dwarf_Die *in, Dwarf_Die *out)
+{
+	*out = *in;
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(out);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return;
+		Dwarf_Die next;
+		if (!die_type(out, &next))
+			return;
+		*out = next;
+	}
+}
+
+static uint64_t type_size(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	strip(type, &t);
+	Dwarf_Word size;
+	if (dwarf_aggregate_size(&t, &size) == 0)
+		return size;
+	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
+}
+
+static const char *tag_keyword(int tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: return "struct ";
+	case DW_TAG_class_type: return "class ";
+	case DW_TAG_union_type: return "union ";
+	case DW_TAG_enumeration_type: return "enum ";
+	default: return "";
+	}
+}
+
+static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth);
+
+static void params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
+{
+	lite_putc(b, '(');
+	Dwarf_Die child;
+	bool any = false, prototyped = false;
+	Dwarf_Attribute a;
+	if (dwarf_attr(fn, DW_AT_prototyped, &a))
+		dwarf_formflag(&a, &prototyped);
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			if (tag == DW_TAG_formal_parameter) {
+				if (any)
+					lite_puts(b, ", ");
+				Dwarf_Die pt;
+				if (die_type(&child, &pt))
+					decl(&pt, "", b, depth + 1);
+				any = true;
+			} else if (tag == DW_TAG_unspecified_parameters) {
+				lite_puts(b, any ? ", ..." : "...");
+				any = true;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!any && prototyped)
+		lite_puts(b, "void");
+	lite_putc(b, ')');
+}
+
+/* The C declaration of INNER (a declarator, maybe empty) with TYPE (NULL
+   for void): "int *p", "int a[3]", "int (*fp)(int)", "const char *".  */
+static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth)
+{
+	if (depth > MAX_TYPE_DEPTH) {
+		lite_puts(b, "...");
+		return;
+	}
+	int tag = type ? dwarf_tag(type) : DW_TAG_unspecified_type;
+	Dwarf_Die target, *tp = NULL;
+	if (type && die_type(type, &target))
+		tp = &target;
+	struct sg_buf_lite in = { 0 };
+	switch (tag) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		const char *mark = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
+		int ttag = tp ? dwarf_tag(tp) : 0;
+		bool wrap = ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type;
+		if (wrap)
+			lite_putc(&in, '(');
+		lite_puts(&in, mark);
+		lite_puts(&in, inner);
+		if (wrap)
+			lite_putc(&in, ')');
+		decl(tp, in.s ? in.s : "", b, depth + 1);
+		break;
+	}
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type: {
+		const char *q = tag == DW_TAG_const_type ? "const" : "volatile";
+		int ttag = tp ? dwarf_tag(tp) : 0;
+		if (ttag == DW_TAG_pointer_type) {
+			/* "char * const p": the qualifier follows the star.  */
+			lite_puts(&in, " ");
+			lite_puts(&in, q);
+			if (*inner) {
+				lite_putc(&in, ' ');
+				lite_puts(&in, inner);
+			}
+			decl(tp, in.s ? in.s : "", b, depth + 1);
+		} else {
+			lite_puts(b, q);
+			lite_putc(b, ' ');
+			decl(tp, inner, b, depth + 1);
+		}
+		break;
+	}
+	case DW_TAG_array_type: {
+		lite_puts(&in, inner);
+		Dwarf_Die sub;
+		if (dwarf_child(type, &sub) == 0) {
+			do {
+				if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+					continue;
+				Dwarf_Attribute a;
+				Dwarf_Word n = 0;
+				char dim[32] = "";
+				if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
+					snprintf(dim, sizeof(dim), "%" PRIu64, (uint64_t)n);
+				else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) &&
+					 dwarf_formudata(&a, &n) == 0)
+					snprintf(dim, sizeof(dim), "%" PRIu64, (uint64_t)n + 1);
+				lite_putc(&in, '[');
+				lite_puts(&in, dim);
+				lite_putc(&in, ']');
+			} while (dwarf_siblingof(&sub, &sub) == 0);
+		}
+		/* An abstract array type reads "int [3]", as in gdb.  */
+		decl(tp, in.s ? in.s : "", b, depth + 1);
+		break;
+	}
+	case DW_TAG_subroutine_type: {
+		lite_puts(&in, inner);
+		struct sg_buf_lite p = { 0 };
+		params(type, &p, depth);
+		lite_puts(&in, p.s ? p.s : "()");
+		free(p.s);
+		decl(tp, in.s ? in.s : "", b, depth + 1);
+		break;
+	}
+	default: {
+		const char *name = type ? dwarf_diename(type) : "void";
+		lite_puts(b, tag_keyword(tag));
+		lite_puts(b, name ? name : "{...}");
+		if (*inner) {
+			lite_putc(b, ' ');
+			lite_puts(b, inner);
+		}
+	}
+	}
+	free(in.s);
+}
+
+static char *type_string(Dwarf_Die *type, const char *inner)
+{
+	struct sg_buf_lite b = { 0 };
+	decl(type, inner, &b, 0);
+	return b.s ? b.s : strdup("");
+}
+
+/* ptype: one level of a struct, union or enum spelled out.  */
+static void ptype_body(struct sg_target *t, Dwarf_Die *type, struct sg_buf_lite *b)
+{
+	Dwarf_Die full;
+	sg_type_complete(t, type, &full);
+	int tag = dwarf_tag(&full);
+	const char *name = dwarf_diename(&full);
+	lite_puts(b, tag_keyword(tag));
+	if (name) {
+		lite_puts(b, name);
+		lite_putc(b, ' ');
+	}
+	Dwarf_Die child;
+	if (tag == DW_TAG_enumeration_type) {
+		lite_putc(b, '{');
+		int64_t next = 0;
+		bool first = true;
+		if (dwarf_child(&full, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_enumerator)
+					continue;
+				Dwarf_Attribute a;
+				Dwarf_Sword v = 0;
+				if (dwarf_attr(&child, DW_AT_const_value, &a))
+					dwarf_formsdata(&a, &v);
+				lite_puts(b, first ? "" : ", ");
+				lite_puts(b, dwarf_diename(&child));
+				if (v != next) {
+					char num[32];
+					snprintf(num, sizeof(num), " = %" PRId64, (int64_t)v);
+					lite_puts(b, num);
+				}
+				next = v + 1;
+				first = false;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		lite_putc(b, '}');
+		return;
+	}
+	lite_puts(b, "{\n");
+	if (dwarf_child(&full, &child) == 0) {
+		do {
+			if (dwarf_tag(&child) != DW_TAG_member)
+				continue;
+			Dwarf_Die mt;
+			const char *mname = dwarf_diename(&child);
+			char *d = die_type(&child, &mt) ? type_string(&mt, mname ? mname : "")
+							 : strdup(mname ? mname : "");
+			lite_puts(b, "    ");
+			lite_puts(b, d);
+			free(d);
+			Dwarf_Attribute a;
+			Dwarf_Word bits;
+			if (dwarf_attr(&child, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
+				char num[32];
+				snprintf(num, sizeof(num), " : %" PRIu64, (uint64_t)bits);
+				lite_puts(b, num);
+			}
+			lite_puts(b, ";\n");
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	lite_putc(b, '}');
+}
+
+/* "ptype T": typedefs resolved, the aggregate at the bottom of pointers and
+   arrays spelled out, the declarator kept: "struct node {...} *".  */
+static char *ptype_string(struct sg_target *t, Dwarf_Die *type)
+{
+	Dwarf_Die cur = *type;
+	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
+		Dwarf_Die next;
+		if (!die_type(&cur, &next))
+			break;
+		cur = next;
+	}
+	Dwarf_Die bottom = cur;
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(&bottom);
+		Dwarf_Die next;
+		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type &&
+		     tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(&bottom, &next))
+			break;
+		bottom = next;
+	}
+	Dwarf_Die agg;
+	strip(&bottom, &agg);
+	int tag = dwarf_tag(&agg);
+	char *text = type_string(&cur, "");
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_enumeration_type && tag != DW_TAG_class_type)
+		return text;
+	char *prefix = type_string(&bottom, "");
+	const char *qual = "";
+	if (!strncmp(prefix, "const ", 6))
+		qual = "const ";
+	struct sg_buf_lite b = { 0 };
+	size_t plen = strlen(prefix);
+	if (!strncmp(text, prefix, plen)) {
+		lite_puts(&b, qual);
+		ptype_body(t, &agg, &b);
+		lite_puts(&b, text + plen);
+		free(text);
+		text = b.s;
+	} else {
+		free(b.s);
+	}
+	free(prefix);
+	return text;
+}
+
+/* ---- values ---- */
+
+struct val {
+	Dwarf_Die type;		/* as declared */
+	bool lvalue;
+	uint64_t address;	/* lvalue */
+	uint64_t bits;		/* rvalue (pointers from &) */
+};
+
+static struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size)
+{
+	if (!v->lvalue) {
+		memcpy(buf, &v->bits, size < 8 ? size : 8);
+		return NULL;
+	}
+	return sg_target_read(t, v->address, buf, size);
+}
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	strip(type, &t);
+	if (dwarf_tag(&t) != DW_TAG_base_type)
+		return false;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	return (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) && type_size(&t) == 1;
+}
+
+static char *fault_text(struct sg_error *err)
+{
+	char *s;
+	if (sg_error_code(err) == SG_ERROR_FAULT) {
+		if (asprintf(&s, "<error: Cannot access memory at address 0x%" PRIx64 ">",
+			     sg_error_address(err)) < 0)
+			s = NULL;
+	} else if (asprintf(&s, "<error: %s>", sg_error_message(err)) < 0) {
+		s = NULL;
+	}
+	return s;
+}
+
+static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
+{
+	struct sg_symbol sym;
+	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
+	if (!err) {
+		char tmp[64];
+		lite_puts(b, " <");
+		lite_puts(b, sym.name);
+		if (sym.offset) {
+			snprintf(tmp, sizeof(tmp), "+%" PRIu64, sym.offset);
+			lite_puts(b, tmp);
+		}
+		lite_putc(b, '>');
+	}
+	sg_error_destroy(err);
+}
+
+/* A C string at ADDR, as gdb shows it after a char pointer.  */
+static void put_string_at(struct sg_target *t, uint64_t addr, size_t limit, struct sg_buf_lite *b)
+{
+	char *s;
+	bool truncated;
+	struct sg_error *err = sg_target_read_string(t, addr, limit, &s, &truncated);
+	if (err) {
+		char *e = fault_text(err);
+		lite_putc(b, ' ');
+		lite_puts(b, e ? e : "<error>");
+		free(e);
+		sg_error_destroy(err);
+		return;
+	}
+	lite_puts(b, " \"");
+	for (char *p = s; *p; p++)
+		escape_byte(b, (unsigned char)*p, '"');
+	lite_putc(b, '"');
+	if (truncated)
+		lite_puts(b, "...");
+	free(s);
+}
+
+struct printer {
+	struct shell *sh;
+	struct sg_target *t;
+	size_t limit;		/* print elements */
+	char fmt;		/* 0, or print/FMT */
+};
+
+static void put_value(struct printer *p, const struct val *v, bool top, int depth,
+		      struct sg_buf_lite *b);
+
+static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed, bool is_char,
+		    struct sg_buf_lite *b)
+{
+	char tmp[80];
+	uint64_t mask = size >= 8 ? UINT64_MAX : (UINT64_C(1) << (size * 8)) - 1;
+	raw &= mask;
+	int64_t sv = (int64_t)raw;
+	/* print/d reads the bits as signed whatever the type, as gdb does.  */
+	if ((is_signed || p->fmt == 'd') && size < 8 && (raw >> (size * 8 - 1)) & 1)
+		sv = (int64_t)(raw | ~mask);
+	if (p->fmt == 'x') {
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, raw);
+	} else if (p->fmt == 'o') {
+		snprintf(tmp, sizeof(tmp), raw ? "0%" PRIo64 : "0", raw);
+	} else if (p->fmt == 'u') {
+		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
+	} else if (p->fmt == 'd') {
+		snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
+	} else if (is_char) {
+		snprintf(tmp, sizeof(tmp), is_signed ? "%" PRId64 " '" : "%" PRIu64 " '",
+			 is_signed ? sv : (int64_t)raw);
+		lite_puts(b, tmp);
+		if (raw == 0)
+			lite_puts(b, "\\000");
+		else
+			escape_byte(b, (unsigned char)raw, '\'');
+		lite_putc(b, '\'');
+		return;
+	} else if (is_signed) {
+		snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
+	} else {
+		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
+	}
+	lite_puts(b, tmp);
+}
+
+static void put_error(struct sg_error *err, struct sg_buf_lite *b)
+{
+	char *e = fault_text(err);
+	lite_puts(b, e ? e : "<error>");
+	free(e);
+	sg_error_destroy(err);
+}
+
+/* A char array as a string with gdb's repeat blocks: runs longer than
+   REPEAT_THRESHOLD become 'c' <repeats N times>; one trailing NUL is the
+   terminator and is not shown.  */
+static void put_char_array(struct printer *p, const unsigned char *s, size_t n,
+			   struct sg_buf_lite *b)
+{
+	if (n && s[n - 1] == 0)
+		n--;
+	bool truncated = false;
+	if (n > p->limit) {
+		n = p->limit;
+		truncated = true;
+	}
+	if (n == 0) {
+		lite_puts(b, "\"\"");
+		return;
+	}
+	bool in_quote = false, first = true;
+	for (size_t i = 0; i < n;) {
+		size_t run = 1;
+		while (i + run < n && s[i + run] == s[i])
+			run++;
+		if (run > REPEAT_THRESHOLD) {
+			if (in_quote)
+				lite_puts(b, "\", ");
+			else if (!first)
+				lite_puts(b, ", ");
+			lite_putc(b, '\'');
+			if (s[i] == 0)
+				lite_puts(b, "\\000");
+			else
+				escape_byte(b, s[i], '\'');
+			char tmp[48];
+			snprintf(tmp, sizeof(tmp), "' <repeats %zu times>", run);
+			lite_puts(b, tmp);
+			in_quote = false;
+			i += run;
+		} else {
+			if (!in_quote) {
+				lite_puts(b, first ? "\"" : ", \"");
+				in_quote = true;
+			}
+			for (size_t k = 0; k < run; k++) {
+				if (s[i] == 0)
+					lite_puts(b, "\\000");
+				else
+					escape_byte(b, s[i], '"');
+			}
+			i += run;
+		}
+		first = false;
+	}
+	if (in_quote)
+		lite_putc(b, '"');
+	if (truncated)
+		lite_puts(b, "...");
+}
+
+static uint64_t array_count(Dwarf_Die *array)
+{
+	Dwarf_Die sub;
+	uint64_t total = 1;
+	bool any = false;
+	if (dwarf_child(array, &sub) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Word n = 0;
+		if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
+			;
+		else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &n) == 0)
+			n++;
+		else
+			return 0;
+		/* Multi-dimensional arrays print as nested braces later; for
+		   now count the first dimension only.  */
+		total = n;
+		any = true;
+		break;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return any ? total : 0;
+}
+
+static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			  struct sg_buf_lite *b)
+{
+	Dwarf_Die full;
+	sg_type_complete(p->t, type, &full);
+	lite_putc(b, '{');
+	Dwarf_Die m;
+	bool first = true;
+	if (dwarf_child(&full, &m) == 0) {
+		do {
+			if (dwarf_tag(&m) != DW_TAG_member)
+				continue;
+			const char *name = dwarf_diename(&m);
+			Dwarf_Die mt;
+			if (!die_type(&m, &mt))
+				continue;
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0, bit_off = 0, bit_size = 0;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &off);
+			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bit_size) == 0;
+			if (bitfield && dwarf_attr(&m, DW_AT_data_bit_offset, &a))
+				dwarf_formudata(&a, &bit_off);
+			lite_puts(b, first ? "" : ", ");
+			first = false;
+			lite_puts(b, name ? name : "<anonymous>");
+			lite_puts(b, " = ");
+			if (bitfield) {
+				uint64_t word = 0;
+				size_t byte = bit_off / 8, shift = bit_off % 8;
+				size_t nbytes = (shift + bit_size + 7) / 8;
+				struct val w = { .type = mt, .lvalue = v->lvalue, .address = v->address + byte };
+				if (!v->lvalue)
+					w.bits = v->bits >> (8 * byte);
+				struct sg_error *err = nbytes <= 8 ? read_value(p->t, &w, &word, nbytes) : NULL;
+				if (err) {
+					put_error(err, b);
+					continue;
+				}
+				uint64_t val = (word >> shift) & (bit_size >= 64 ? UINT64_MAX : (UINT64_C(1) << bit_size) - 1);
+				Dwarf_Die st;
+				strip(&mt, &st);
+				Dwarf_Word enc = 0;
+				if (dwarf_attr(&st, DW_AT_encoding, &a))
+					dwarf_formudata(&a, &enc);
+				bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+				if (is_signed && bit_size < 64 && ((val >> (bit_size - 1)) & 1))
+					val |= ~((UINT64_C(1) << bit_size) - 1);
+				put_int(p, val, 8, is_signed, false, b);
+				continue;
+			}
+			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
+			if (!v->lvalue)
+				mv.bits = v->bits >> (8 * off);
+			put_value(p, &mv, false, depth + 1, b);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	lite_putc(b, '}');
+}
+
+static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+		      struct sg_buf_lite *b)
+{
+	Dwarf_Die elem;
+	if (!die_type(type, &elem) || !v->lvalue) {
+		lite_puts(b, "<error: array without element type>");
+		return;
+	}
+	uint64_t n = array_count(type), esize = type_size(&elem);
+	if (is_char_type(&elem) && !p->fmt) {
+		size_t want = n < p->limit + 1 ? n : p->limit + 1;
+		unsigned char *buf = malloc(want ? want : 1);
+		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
+		if (err)
+			put_error(err, b);
+		else
+			put_char_array(p, buf, want, b);
+		free(buf);
+		return;
+	}
+	lite_putc(b, '{');
+	size_t shown = 0;
+	for (uint64_t i = 0; i < n;) {
+		if (shown >= p->limit) {
+			lite_puts(b, "...");
+			break;
+		}
+		/* Count identical elements, comparing their bytes.  */
+		uint64_t run = 1;
+		unsigned char a[64], c[64];
+		bool small = esize && esize <= sizeof(a) &&
+			     !sg_target_read(p->t, v->address + i * esize, a, esize);
+		while (small && i + run < n &&
+		       !sg_target_read(p->t, v->address + (i + run) * esize, c, esize) &&
+		       !memcmp(a, c, esize))
+			run++;
+		if (i)
+			lite_puts(b, ", ");
+		struct val ev = { .type = elem, .lvalue = true, .address = v->address + i * esize };
+		put_value(p, &ev, false, depth + 1, b);
+		if (run > REPEAT_THRESHOLD) {
+			char tmp[48];
+			snprintf(tmp, sizeof(tmp), " <repeats %" PRIu64 " times>", run);
+			lite_puts(b, tmp);
+			i += run;
+			shown += REPEAT_THRESHOLD;
+		} else {
+			i++;
+			shown++;
+		}
+	}
+	lite_putc(b, '}');
+}
+
+static void put_value(struct printer *p, const struct val *v, bool top, int depth,
+		      struct sg_buf_lite *b)
+{
+	if (depth > MAX_VALUE_DEPTH) {
+		lite_puts(b, "...");
+		return;
+	}
+	Dwarf_Die t;
+	strip((Dwarf_Die *)&v->type, &t);
+	int tag = dwarf_tag(&t);
+	size_t size = type_size(&t);
+	Dwarf_Attribute a;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		put_aggregate(p, &t, v, depth, b);
+		return;
+	case DW_TAG_array_type:
+		put_array(p, &t, v, depth, b);
+		return;
+	case DW_TAG_pointer_type: {
+		uint64_t ptr = 0;
+		struct sg_error *err = read_value(p->t, v, &ptr, 8);
+		if (err) {
+			put_error(err, b);
+			return;
+		}
+		Dwarf_Die target;
+		bool has_target = die_type(&t, &target);
+		bool chars = has_target && is_char_type(&target) && !p->fmt;
+		if (top && !chars) {
+			char *ts = type_string((Dwarf_Die *)&v->type, "");
+			lite_putc(b, '(');
+			lite_puts(b, ts);
+			lite_puts(b, ") ");
+			free(ts);
+		}
+		char tmp[32];
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, ptr);
+		lite_puts(b, tmp);
+		if (chars && ptr)
+			put_string_at(p->t, ptr, p->limit, b);
+		else if (!chars)
+			put_symbol(p->t, ptr, b);
+		return;
+	}
+	case DW_TAG_enumeration_type: {
+		uint64_t raw = 0;
+		struct sg_error *err = read_value(p->t, v, &raw, size <= 8 ? size : 8);
+		if (err) {
+			put_error(err, b);
+			return;
+		}
+		Dwarf_Die full, e;
+		sg_type_complete(p->t, &t, &full);
+		if (!p->fmt && dwarf_child(&full, &e) == 0) {
+			do {
+				Dwarf_Sword ev;
+				if (dwarf_tag(&e) == DW_TAG_enumerator && dwarf_attr(&e, DW_AT_const_value, &a) &&
+				    dwarf_formsdata(&a, &ev) == 0 && (uint64_t)ev == raw) {
+					lite_puts(b, dwarf_diename(&e));
+					return;
+				}
+			} while (dwarf_siblingof(&e, &e) == 0);
+		}
+		put_int(p, raw, size, false, false, b);
+		return;
+	}
+	case DW_TAG_base_type: {
+		Dwarf_Word enc = 0;
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		unsigned char raw[16] = { 0 };
+		struct sg_error *err = read_value(p->t, v, raw, size <= 16 ? size : 16);
+		if (err) {
+			put_error(err, b);
+			return;
+		}
+		char tmp[64];
+		if (enc == DW_ATE_float && !p->fmt) {
+			if (size == 4) {
+				float f;
+				memcpy(&f, raw, 4);
+				snprintf(tmp, sizeof(tmp), "%.9g", f);
+			} else if (size == 8) {
+				double d;
+				memcpy(&d, raw, 8);
+				snprintf(tmp, sizeof(tmp), "%.17g", d);
+			} else {
+				long double ld;
+				memcpy(&ld, raw, sizeof(ld) < 16 ? sizeof(ld) : 16);
+				snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
+			}
+			lite_puts(b, tmp);
+			return;
+		}
+		if (enc == DW_ATE_boolean && !p->fmt) {
+			lite_puts(b, raw[0] ? "true" : "false");
+			return;
+		}
+		uint64_t u = 0;
+		memcpy(&u, raw, size < 8 ? size : 8);
+		bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		bool is_char = enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+		put_int(p, u, size, is_signed, is_char && size == 1, b);
+		return;
+	}
+	default: {
+		char *ts = type_string((Dwarf_Die *)&v->type, "");
+		lite_puts(b, "<unsupported type ");
+		lite_puts(b, ts);
+		lite_putc(b, '>');
+		free(ts);
+	}
+	}
+}
+
+/* ---- expressions ---- */
+
+struct expr {
+	struct shell *sh;
+	struct sg_target *t;
+	const char *p;
+};
+
+struct xval {
+	struct val v;
+	int ptr_depth;		/* synthetic "pointer to" levels from & */
+};
+
+static void skip_ws(struct expr *e)
+{
+	while (isspace((unsigned char)*e->p))
+		e->p++;
+}
+
+static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
+
+static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
+				    Dwarf_Die *type_ret, uint64_t *off_ret)
+{
+	Dwarf_Die full, m;
+	sg_type_complete(t, agg, &full);
+	if (dwarf_child(&full, &m) == 0) {
+		do {
+			const char *mn = dwarf_diename(&m);
+			if (dwarf_tag(&m) != DW_TAG_member || !mn || strcmp(mn, name))
+				continue;
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &off);
+			if (!die_type(&m, type_ret))
+				break;
+			*off_ret = off;
+			return NULL;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
+}
+
+/* Dereference X: a pointer becomes the lvalue it points to.  */
+static struct sg_error *deref(struct expr *e, struct xval *x)
+{
+	if (x->ptr_depth > 0) {
+		x->ptr_depth--;
+		if (x->ptr_depth == 0) {
+			x->v.lvalue = true;
+			x->v.address = x->v.bits;
+		}
+		return NULL;
+	}
+	Dwarf_Die t, target;
+	strip(&x->v.type, &t);
+	if (dwarf_tag(&t) != DW_TAG_pointer_type || !die_type(&t, &target))
+		return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
+	uint64_t ptr;
+	struct sg_error *err = read_value(e->t, &x->v, &ptr, 8);
+	if (err)
+		return err;
+	x->v = (struct val){ .type = target, .lvalue = true, .address = ptr };
+	return NULL;
+}
+
+static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
+{
+	skip_ws(e);
+	if (*e->p == '(') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, ret);
+		if (err)
+			return err;
+		skip_ws(e);
+		if (*e->p != ')')
+			return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+		e->p++;
+		return NULL;
+	}
+	const char *start = e->p;
+	while (isalnum((unsigned char)*e->p) || *e->p == '_' || (*e->p == ':' && e->p[1] == ':' && (e->p += 1)))
+		e->p++;
+	if (e->p == start)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", start);
+	char *name = strndup(start, e->p - start);
+	if (!name)
+		return &sg_enomem;
+	memset(ret, 0, sizeof(*ret));
+	struct sg_error *err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
+	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
+		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", name);
+	free(name);
+	ret->v.lvalue = true;
+	return err;
+}
+
+static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
+{
+	struct sg_error *err = parse_primary(e, x);
+	for (;;) {
+		if (err)
+			return err;
+		skip_ws(e);
+		bool arrow = e->p[0] == '-' && e->p[1] == '>';
+		if (*e->p == '.' || arrow) {
+			e->p += arrow ? 2 : 1;
+			if (arrow && (err = deref(e, x)))
+				return err;
+			skip_ws(e);
+			const char *s = e->p;
+			while (isalnum((unsigned char)*e->p) || *e->p == '_')
+				e->p++;
+			char *field = strndup(s, e->p - s);
+			if (!field)
+				return &sg_enomem;
+			Dwarf_Die t, mt;
+			strip(&x->v.type, &t);
+			uint64_t off;
+			int tag = dwarf_tag(&t);
+			if (x->ptr_depth || (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+					     tag != DW_TAG_class_type)) {
+				char *ts = type_string(&x->v.type, "");
+				err = sg_error_format(SG_ERROR_USAGE,
+						      "Attempt to extract a component of a value that is not a structure%s.",
+						      arrow ? " pointer" : "");
+				free(ts);
+			} else if (!(err = find_member(e->t, &t, field, &mt, &off))) {
+				x->v.type = mt;
+				x->v.address += off;
+			}
+			free(field);
+		} else if (*e->p == '[') {
+			e->p++;
+			char *end;
+			errno = 0;
+			long long idx = strtoll(e->p, &end, 0);
+			if (end == e->p || errno)
+				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+			e->p = end;
+			skip_ws(e);
+			if (*e->p != ']')
+				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+			e->p++;
+			Dwarf_Die t, elem;
+			strip(&x->v.type, &t);
+			int tag = dwarf_tag(&t);
+			if (tag == DW_TAG_pointer_type && !x->ptr_depth) {
+				if ((err = deref(e, x)))
+					return err;
+			} else if (tag != DW_TAG_array_type || x->ptr_depth) {
+				return sg_error_create(SG_ERROR_USAGE, "cannot subscript something of this type");
+			}
+			strip(&x->v.type, &t);
+			if (dwarf_tag(&t) == DW_TAG_array_type) {
+				if (!die_type(&t, &elem))
+					return sg_error_create(SG_ERROR_BAD_DATA, "array without element type");
+			} else {
+				elem = x->v.type;
+			}
+			x->v.address += (uint64_t)idx * type_size(&elem);
+			x->v.type = elem;
+		} else {
+			return NULL;
+		}
+	}
+}
+
+static struct sg_error *parse_unary(struct expr *e, struct xval *x)
+{
+	skip_ws(e);
+	if (*e->p == '*') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		return err ? err : deref(e, x);
+	}
+	if (*e->p == '&') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		if (err)
+			return err;
+		if (!x->v.lvalue || x->ptr_depth)
+			return sg_error_create(SG_ERROR_USAGE, "Attempt to take address of value not located in memory.");
+		x->v.bits = x->v.address;
+		x->v.lvalue = false;
+		x->ptr_depth = 1;
+		return NULL;
+	}
+	return parse_postfix(e, x);
+}
+
+static struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
+{
+	struct expr e = { sh, t, text };
+	struct sg_error *err = parse_unary(&e, x);
+	if (err)
+		return err;
+	skip_ws(&e);
+	if (*e.p)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e.p);
+	return NULL;
+}
+
+/* The declared type of X as text ("struct point *" for &g_pt).  */
+static char *xval_type(struct xval *x)
+{
+	char stars[MAX_TYPE_DEPTH + 1];
+	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
+	memset(stars, '*', n);
+	stars[n] = '\0';
+	return type_string(&x->v.type, stars);
+}
+
+static struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
+				     char **ret)
+{
+	struct printer p = { sh, t, sg_setting_uint(sh->session, "print elements", 200), fmt };
+	if (p.limit == 0 || p.limit > 1000000)
+		p.limit = 1000000;
+	struct sg_buf_lite b = { 0 };
+	if (x->ptr_depth) {
+		char tmp[40];
+		if (!fmt) {
+			char *ts = xval_type(x);
+			lite_putc(&b, '(');
+			lite_puts(&b, ts);
+			lite_puts(&b, ") ");
+			free(ts);
+		}
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
+		lite_puts(&b, tmp);
+		if (!fmt)
+			put_symbol(t, x->v.bits, &b);
+		*ret = b.s;
+		return NULL;
+	}
+	/* Like gdb, a value that cannot be read at all is an error, not a
+	   printed "<error: ...>".  */
+	Dwarf_Die st;
+	strip(&x->v.type, &st);
+	int tag = dwarf_tag(&st);
+	if (x->v.lvalue && tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+	    tag != DW_TAG_array_type && tag != DW_TAG_class_type) {
+		unsigned char probe;
+		struct sg_error *err = sg_target_read(t, x->v.address, &probe, 1);
+		if (err) {
+			if (sg_error_code(err) == SG_ERROR_FAULT) {
+				uint64_t bad = sg_error_address(err);
+				sg_error_destroy(err);
+				return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+			}
+			return err;
+		}
+	}
+	put_value(&p, &x->v, true, 0, &b);
+	*ret = b.s ? b.s : strdup("");
+	return NULL;
+}
+
+static struct sg_error *parse_format(const char **args, char *fmt)
+{
+	*fmt = 0;
+	if (**args != '/')
+		return NULL;
+	const char *a = *args + 1;
+	for (; *a && !isspace((unsigned char)*a); a++) {
+		if (strchr("xduo", *a))
+			*fmt = *a;
+		else
+			return sg_error_format(SG_ERROR_USAGE, "Undefined output format \"%c\".", *a);
+	}
+	while (isspace((unsigned char)*a))
+		a++;
+	*args = a;
+	return NULL;
+}
+
+static struct sg_error *do_print(struct sg_session *s, const char *args, struct sg_out *out,
+				 struct shell *sh, bool history)
+{
+	char fmt;
+	struct sg_error *err = parse_format(&args, &fmt);
+	if (err)
+		return err;
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "print needs an expression (history comes later)");
+	struct sg_target *t = sg_session_target(s);
+	struct xval x;
+	if ((err = eval(sh, t, args, &x)))
+		return err;
+	char *text;
+	if ((err = format_value(sh, t, &x, fmt, &text)))
+		return err;
+	char *type = xval_type(&x);
+	if (history)
+		sg_out_printf(out, "$%u = %s\n", ++sh->value_history, text);
+	else
+		sg_out_printf(out, "%s", text);
+	if (history)
+		sg_out_uint(out, "history", sh->value_history);
+	sg_out_string(out, "value", text);
+	sg_out_string(out, "type", type);
+	if (x.v.lvalue && !x.ptr_depth)
+		sg_out_hex(out, "address", x.v.address);
+	free(type);
+	free(text);
+	return NULL;
+}
+
+static struct sg_error *cmd_print(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg)
+{
+	return do_print(s, args, out, arg, true);
+}
+
+static struct sg_error *cmd_output(struct sg_session *s, const char *args, struct sg_out *out,
+				   void *arg)
+{
+	return do_print(s, args, out, arg, false);
+}
+
+/* ARGS names a type ("struct point", "point_t", "int") or is an
+   expression; *TYPE_RET is the type either way.  */
+static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const char *args,
+				struct xval *x, bool *is_type)
+{
+	memset(x, 0, sizeof(*x));
+	*is_type = false;
+	if (!sg_lookup_type(t, args, &x->v.type)) {
+		*is_type = true;
+		return NULL;
+	}
+	return eval(sh, t, args, x);
+}
+
+static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg)
+{
+	struct sg_target *t = sg_session_target(s);
+	struct xval x;
+	bool is_type;
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "ptype needs an expression or a type");
+	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
+	if (err)
+		return err;
+	char *text;
+	if (x.ptr_depth) {
+		/* "&g_pt": the type spelled out, then the stars.  */
+		char *inner = ptype_string(t, &x.v.type);
+		char stars[MAX_TYPE_DEPTH + 2] = " ";
+		memset(stars + 1, '*', x.ptr_depth < MAX_TYPE_DEPTH ? x.ptr_depth : MAX_TYPE_DEPTH);
+		if (asprintf(&text, "%s%s", inner, stars) < 0)
+			text = NULL;
+		free(inner);
+	} else {
+		text = ptype_string(t, &x.v.type);
+	}
+	sg_out_printf(out, "type = %s\n", text ? text : "?");
+	sg_out_string(out, "type", text);
+	free(text);
+	return NULL;
+}
+
+static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struct sg_out *out,
+				   void *arg)
+{
+	struct sg_target *t = sg_session_target(s);
+	struct xval x;
+	bool is_type;
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "whatis needs an expression or a type");
+	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
+	if (err)
+		return err;
+	char *text;
+	if (is_type && dwarf_tag(&x.v.type) == DW_TAG_typedef) {
+		/* gdb's whatis on a typedef name shows one level down.  */
+		Dwarf_Die next;
+		text = die_type(&x.v.type, &next) ? type_string(&next, "") : strdup("void");
+	} else {
+		text = xval_type(&x);
+	}
+	sg_out_printf(out, "type = %s\n", text);
+	sg_out_string(out, "type", text);
+	free(text);
+	return NULL;
+}
+
+static const struct sg_command data_cmds[] = {
+	{ .name = "print", .aliases = "p inspect", .synopsis = "print[/FMT] EXPR",
+	  .summary = "Print the value of an expression",
+	  .details = "EXPR is a global or static variable with ., ->, [N], * and & applied;\n"
+		     "FMT is x, d, u or o.  The value is numbered $N as in gdb.  Locals, casts\n"
+		     "and arithmetic come with the rest of the types work.",
+	  .handler = cmd_print, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "output", .synopsis = "output[/FMT] EXPR",
+	  .summary = "Print a value without history number or newline",
+	  .handler = cmd_output, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "ptype", .synopsis = "ptype EXPR|TYPE", .summary = "Print a type, spelled out",
+	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "whatis", .synopsis = "whatis EXPR|TYPE", .summary = "Print the type of an expression",
+	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+};
+
+struct sg_error *shell_register_data_commands(struct shell *sh)
+{
+	return shell_register_table(sh, data_cmds, sizeof(data_cmds) / sizeof(data_cmds[0]));
+}
