@@ -976,8 +976,10 @@ static char *xval_type(struct xval *x)
 	return type_string(&x->v.type, stars);
 }
 
+/* TOP: a value printed by itself, whose pointers show their type, as in
+   print; info locals shows them bare.  */
 static struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
-				     char **ret)
+				     bool top, char **ret)
 {
 	struct printer p = { sh, t, sg_setting_uint(sh->session, "print elements", 200), fmt };
 	if (p.limit == 0 || p.limit > 1000000)
@@ -1017,7 +1019,7 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 			return err;
 		}
 	}
-	put_value(&p, &x->v, true, 0, &b);
+	put_value(&p, &x->v, top, 0, &b);
 	*ret = b.s ? b.s : strdup("");
 	return NULL;
 }
@@ -1054,7 +1056,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	if ((err = eval(sh, t, args, &x)))
 		return err;
 	char *text;
-	if ((err = format_value(sh, t, &x, fmt, &text)))
+	if ((err = format_value(sh, t, &x, fmt, true, &text)))
 		return err;
 	char *type = xval_type(&x);
 	if (history)
@@ -1168,7 +1170,222 @@ static const struct sg_command data_cmds[] = {
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 };
 
+struct sg_error *shell_register_frame_var_commands(struct shell *sh);
+
 struct sg_error *shell_register_data_commands(struct shell *sh)
 {
-	return shell_register_table(sh, data_cmds, sizeof(data_cmds) / sizeof(data_cmds[0]));
+	struct sg_error *err = shell_register_table(sh, data_cmds,
+						    sizeof(data_cmds) / sizeof(data_cmds[0]));
+	return err ? err : shell_register_frame_var_commands(sh);
+}
+
+/* ---- info locals, info args ---- */
+
+/* Where the selected frame's variables live: registers, CFA, frame base. */
+struct frame_ctx {
+	struct sg_target *t;
+	const struct sg_frame *f;
+	Dwarf_Addr bias;
+	uint64_t lookup;		/* the pc for location lists */
+	struct sg_dwarf_expr_ctx ctx;
+};
+
+static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val *ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) <= 0 || nops == 0)
+		return &sg_not_found;	/* <optimized out> */
+	if (ops[0].atom == DW_OP_addr && nops == 1) {
+		ret->lvalue = true;
+		ret->address = ops[0].number + fc->bias;
+		return NULL;
+	}
+	for (size_t i = 0; i < nops; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece ||
+		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
+		    ops[i].atom == DW_OP_implicit_value || ops[i].atom == DW_OP_implicit_pointer ||
+		    ops[i].atom == DW_OP_GNU_implicit_pointer)
+			return &sg_not_found;	/* not yet: pieces, entry values */
+	struct sg_dwarf_result r;
+	struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r);
+	if (err) {
+		sg_error_destroy(err);
+		return &sg_not_found;
+	}
+	switch (r.kind) {
+	case SG_DWARF_ADDRESS:
+		ret->lvalue = true;
+		ret->address = r.value;
+		return NULL;
+	case SG_DWARF_VALUE:
+		ret->lvalue = false;
+		ret->bits = r.value;
+		return NULL;
+	case SG_DWARF_REGISTER:
+		if (r.value >= SG_NREGS || !sg_regs_has(fc->f->regs, r.value))
+			return &sg_not_found;
+		ret->lvalue = false;
+		ret->bits = fc->f->regs->r[r.value];
+		return NULL;
+	}
+	return &sg_not_found;
+}
+
+static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, struct sg_out *out)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+	if (!name || !die_type(var, &type))
+		return;
+	struct val v = { .type = type };
+	struct sg_error *err = locate(fc, var, &v);
+	char *text = NULL;
+	if (err) {
+		sg_error_destroy(err);
+		text = strdup("<optimized out>");
+	} else {
+		struct xval x = { .v = v };
+		err = format_value(sh, fc->t, &x, 0, false, &text);
+		if (err) {
+			text = fault_text(err);
+			sg_error_destroy(err);
+		}
+	}
+	sg_out_printf(out, "%s = %s\n", name, text ? text : "?");
+	sg_out_object_begin(out, NULL);
+	sg_out_string(out, "name", name);
+	sg_out_string(out, "value", text);
+	sg_out_object_end(out);
+	free(text);
+}
+
+/* Print the variables (or, with ARGS, the parameters) of the selected
+   frame's function and, for locals, of the blocks around its pc,
+   innermost first, as gdb does.  */
+static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
+				   bool args)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	struct frame_ctx fc = { .t = sg_session_target(s), .f = f };
+	fc.lookup = f->activation ? f->pc : f->pc - 1;
+	Dwarf_Die *cudie = f->module ? dwfl_module_addrdie(sg_module_dwfl(f->module), fc.lookup, &fc.bias)
+				     : NULL;
+	if (!cudie || f->signal_trampoline || f->tail_call)
+		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
+	Dwarf_Die *found = NULL, *chain = NULL;
+	int n = dwarf_getscopes(cudie, fc.lookup - fc.bias, &found);
+	int m = n > 0 ? dwarf_getscopes_die(&found[0], &chain) : 0;
+	free(found);
+	/* Which function of the inline chain this logical frame is: count the
+	   logical frames before it in the same physical frame.  */
+	size_t k = 0;
+	for (size_t l = f->level; l > 0; l--) {
+		const struct sg_frame *g = sg_stack_frame(st, l - 1);
+		if (g->physical != f->physical || g->tail_call)
+			break;
+		k++;
+	}
+	/* The frame base and CFA: the CFA is the caller's stack pointer.  */
+	fc.ctx.target = fc.t;
+	fc.ctx.regs = f->regs;
+	for (size_t l = f->level + 1; l < sg_stack_count(st); l++) {
+		const struct sg_frame *c = sg_stack_frame(st, l);
+		if (c->physical != f->physical) {
+			fc.ctx.cfa = c->regs->r[SG_REG_RSP];
+			fc.ctx.has_cfa = true;
+			break;
+		}
+	}
+	int first = -1, fn = -1;
+	size_t seen = 0;
+	for (int i = 0; i < m; i++) {
+		int tag = dwarf_tag(&chain[i]);
+		bool func = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+		if (!func)
+			continue;
+		if (seen == k) {
+			fn = i;
+			break;
+		}
+		seen++;
+		first = i;
+	}
+	if (fn < 0) {
+		free(chain);
+		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
+	}
+	/* The subprogram that holds the frame base (an inlined function uses
+	   its caller's).  */
+	for (int i = fn; i < m; i++) {
+		if (dwarf_tag(&chain[i]) != DW_TAG_subprogram)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		struct sg_dwarf_result r;
+		if (dwarf_attr(&chain[i], DW_AT_frame_base, &a) &&
+		    dwarf_getlocation_addr(&a, fc.lookup - fc.bias, &ops, &nops, 1) > 0 &&
+		    !sg_dwarf_expr_eval(ops, nops, &fc.ctx, NULL, &r)) {
+			fc.ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
+				? f->regs->r[r.value] : r.value;
+			fc.ctx.has_frame_base = true;
+		}
+		break;
+	}
+	size_t count = 0;
+	sg_out_array_begin(out, args ? "args" : "locals");
+	int from = args ? fn : first + 1;
+	for (int i = from; i <= fn; i++) {
+		Dwarf_Die child;
+		if (dwarf_child(&chain[i], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
+				print_var(sh, &fc, &child, out);
+				count++;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	sg_out_array_end(out);
+	free(chain);
+	if (!count)
+		sg_out_printf(out, args ? "No arguments.\n" : "No locals.\n");
+	return NULL;
+}
+
+static struct sg_error *cmd_info_locals(struct sg_session *s, const char *args, struct sg_out *out,
+					void *arg)
+{
+	return frame_vars(s, arg, out, false);
+}
+
+static struct sg_error *cmd_info_args(struct sg_session *s, const char *args, struct sg_out *out,
+				      void *arg)
+{
+	return frame_vars(s, arg, out, true);
+}
+
+static const struct sg_command frame_var_cmds[] = {
+	{ .name = "info locals", .synopsis = "info locals",
+	  .summary = "Print the selected frame's local variables",
+	  .details = "Innermost block first, as gdb.  Variables whose location needs DWARF\n"
+		     "pieces or entry values print <optimized out> for now.",
+	  .handler = cmd_info_locals, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info args", .synopsis = "info args",
+	  .summary = "Print the selected frame's arguments",
+	  .handler = cmd_info_args, .flags = SG_CMD_NEEDS_TARGET },
+};
+
+struct sg_error *shell_register_frame_var_commands(struct shell *sh)
+{
+	return shell_register_table(sh, frame_var_cmds,
+				    sizeof(frame_var_cmds) / sizeof(frame_var_cmds[0]));
 }

@@ -1,0 +1,43 @@
+#!/bin/bash
+# info locals and info args in each frame of a thread, against gdb: DWARF
+# locations (frame base, CFA, registers), nested blocks, static locals.
+. "$top_srcdir/tests/test-subr.sh"
+
+start_fixture "$FIXTURES/sg-locals" || exit 1
+pid=$FIXTURE_PID
+
+cmds=('thread 2')
+for n in 0 1 2 3; do
+	cmds+=("frame $n" 'info locals' 'info args')
+done
+args=()
+for c in "${cmds[@]}"; do
+	args+=(-ex "$c")
+done
+sg -p "$pid" "${args[@]}"
+ok $STATUS "info locals and info args in four frames${ERR:+: $ERR}"
+# Frame lines differ (gdb prints argument values and the source line);
+# compare the variables.
+vars() { grep -vE '^(#|\[Switching|[0-9]+[[:space:]])'; }
+ours=$(printf '%s\n' "$OUT" | vars)
+like "$ours" '^counter = 24$' "a local of inner"
+like "$ours" '^calls = 1$' "a static local in a nested block"
+like "$ours" '^label = 0x[0-9a-f]+ "outer-label"$' "a char pointer argument"
+like "$ours" '^p = \{a = 7, b = 7000\}$' "a struct argument"
+if have_gdb; then
+	gdb_batch "$pid" "${cmds[@]}"
+	is "$ours" "$(printf '%s\n' "$GDB_OUT" | vars)" "the same variables and values as gdb, frame by frame"
+else
+	skip "gdb not installed"
+fi
+
+sg --json -p "$pid" -ex 'thread 2' -ex 'frame 1' -ex 'info args'
+if command -v jq >/dev/null; then
+	is "$(printf '%s\n' "$OUT" | tail -1 | jq -r '[.args[].name] | join(",")')" "depth,label,p" "info args in JSON"
+else
+	skip "jq not installed"
+fi
+sg -p "$pid" -ex 'thread 1' -ex 'frame 0' -ex 'info args'
+is "$(printf '%s\n' "$OUT" | tail -1)$ERR" "No arguments." "a frame without arguments"
+check_running "$pid" "target runs"
+done_testing
