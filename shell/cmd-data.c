@@ -66,6 +66,21 @@ static const char *tag_keyword(int tag)
 
 static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth);
 
+/* GCC names base types "long int", "long unsigned int"; gdb shows them as
+   C programmers write them.  */
+static const char *gdb_base_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
+		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
+		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	return name;
+}
+
 static void params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
 {
 	lite_putc(b, '(');
@@ -179,6 +194,8 @@ static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int 
 	}
 	default: {
 		const char *name = type ? dwarf_diename(type) : "void";
+		if (tag == DW_TAG_base_type && name)
+			name = gdb_base_name(name);
 		lite_puts(b, tag_keyword(tag));
 		lite_puts(b, name ? name : "{...}");
 		if (*inner) {
@@ -782,6 +799,7 @@ static void skip_ws(struct expr *e)
 }
 
 static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
+static struct sg_error *frame_variable(struct sg_session *s, const char *name, struct val *ret);
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
 				    Dwarf_Die *type_ret, uint64_t *off_ret)
@@ -852,11 +870,22 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	if (!name)
 		return &sg_enomem;
 	memset(ret, 0, sizeof(*ret));
-	struct sg_error *err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
+	/* The selected frame's variables hide globals, as in C.  */
+	struct sg_error *err = sg_session_thread(e->sh->session)
+		? frame_variable(e->sh->session, name, &ret->v) : &sg_not_found;
+	/* A local that is optimized out stops here; a frame without DWARF
+	   falls through to the globals.  */
+	if (!err || (sg_error_code(err) == SG_ERROR_LOOKUP &&
+		     strstr(sg_error_message(err), "optimized out"))) {
+		free(name);
+		return err;
+	}
+	sg_error_destroy(err);
+	ret->v.lvalue = true;
+	err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
 	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
 		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", name);
 	free(name);
-	ret->v.lvalue = true;
 	return err;
 }
 
@@ -1262,26 +1291,35 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, st
 	free(text);
 }
 
-/* Print the variables (or, with ARGS, the parameters) of the selected
-   frame's function and, for locals, of the blocks around its pc,
-   innermost first, as gdb does.  */
-static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
-				   bool args)
+/* The selected frame's scopes: the concrete chain of DIEs at its pc, the
+   index of its function in the chain (FN; inlined calls have their own),
+   and of the function below it (FIRST, -1 if none): the blocks in between
+   are this frame's.  */
+struct frame_scope {
+	struct frame_ctx fc;
+	Dwarf_Die *chain;
+	int m, fn, first;
+};
+
+static struct sg_error *frame_scope_open(struct sg_session *s, struct frame_scope *fs)
 {
+	memset(fs, 0, sizeof(*fs));
 	struct sg_stack *st;
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err)
 		return err;
 	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
-	struct frame_ctx fc = { .t = sg_session_target(s), .f = f };
-	fc.lookup = f->activation ? f->pc : f->pc - 1;
-	Dwarf_Die *cudie = f->module ? dwfl_module_addrdie(sg_module_dwfl(f->module), fc.lookup, &fc.bias)
+	struct frame_ctx *fc = &fs->fc;
+	fc->t = sg_session_target(s);
+	fc->f = f;
+	fc->lookup = f->activation ? f->pc : f->pc - 1;
+	Dwarf_Die *cudie = f->module ? dwfl_module_addrdie(sg_module_dwfl(f->module), fc->lookup, &fc->bias)
 				     : NULL;
 	if (!cudie || f->signal_trampoline || f->tail_call)
 		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
-	Dwarf_Die *found = NULL, *chain = NULL;
-	int n = dwarf_getscopes(cudie, fc.lookup - fc.bias, &found);
-	int m = n > 0 ? dwarf_getscopes_die(&found[0], &chain) : 0;
+	Dwarf_Die *found = NULL;
+	int n = dwarf_getscopes(cudie, fc->lookup - fc->bias, &found);
+	fs->m = n > 0 ? dwarf_getscopes_die(&found[0], &fs->chain) : 0;
 	free(found);
 	/* Which function of the inline chain this logical frame is: count the
 	   logical frames before it in the same physical frame.  */
@@ -1292,70 +1330,126 @@ static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struc
 			break;
 		k++;
 	}
-	/* The frame base and CFA: the CFA is the caller's stack pointer.  */
-	fc.ctx.target = fc.t;
-	fc.ctx.regs = f->regs;
+	/* The CFA is the caller's stack pointer.  */
+	fc->ctx.target = fc->t;
+	fc->ctx.regs = f->regs;
 	for (size_t l = f->level + 1; l < sg_stack_count(st); l++) {
 		const struct sg_frame *c = sg_stack_frame(st, l);
 		if (c->physical != f->physical) {
-			fc.ctx.cfa = c->regs->r[SG_REG_RSP];
-			fc.ctx.has_cfa = true;
+			fc->ctx.cfa = c->regs->r[SG_REG_RSP];
+			fc->ctx.has_cfa = true;
 			break;
 		}
 	}
-	int first = -1, fn = -1;
+	fs->first = fs->fn = -1;
 	size_t seen = 0;
-	for (int i = 0; i < m; i++) {
-		int tag = dwarf_tag(&chain[i]);
-		bool func = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
-		if (!func)
+	for (int i = 0; i < fs->m; i++) {
+		int tag = dwarf_tag(&fs->chain[i]);
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
 			continue;
 		if (seen == k) {
-			fn = i;
+			fs->fn = i;
 			break;
 		}
 		seen++;
-		first = i;
+		fs->first = i;
 	}
-	if (fn < 0) {
-		free(chain);
+	if (fs->fn < 0) {
+		free(fs->chain);
+		fs->chain = NULL;
 		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
 	}
-	/* The subprogram that holds the frame base (an inlined function uses
+	/* The frame base comes from the subprogram (an inlined function uses
 	   its caller's).  */
-	for (int i = fn; i < m; i++) {
-		if (dwarf_tag(&chain[i]) != DW_TAG_subprogram)
+	for (int i = fs->fn; i < fs->m; i++) {
+		if (dwarf_tag(&fs->chain[i]) != DW_TAG_subprogram)
 			continue;
 		Dwarf_Attribute a;
 		Dwarf_Op *ops;
 		size_t nops;
 		struct sg_dwarf_result r;
-		if (dwarf_attr(&chain[i], DW_AT_frame_base, &a) &&
-		    dwarf_getlocation_addr(&a, fc.lookup - fc.bias, &ops, &nops, 1) > 0 &&
-		    !sg_dwarf_expr_eval(ops, nops, &fc.ctx, NULL, &r)) {
-			fc.ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
+		if (dwarf_attr(&fs->chain[i], DW_AT_frame_base, &a) &&
+		    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) > 0 &&
+		    !sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r)) {
+			fc->ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
 				? f->regs->r[r.value] : r.value;
-			fc.ctx.has_frame_base = true;
+			fc->ctx.has_frame_base = true;
 		}
 		break;
 	}
+	return NULL;
+}
+
+static void frame_scope_close(struct frame_scope *fs)
+{
+	free(fs->chain);
+}
+
+/* Find NAME among the selected frame's variables and parameters,
+   innermost block first.  &sg_not_found if it is not one of them.  */
+static struct sg_error *frame_variable(struct sg_session *s, const char *name, struct val *ret)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_open(s, &fs);
+	if (err)
+		return err;
+	err = &sg_not_found;
+	for (int i = fs.first + 1; i <= fs.fn && err == &sg_not_found; i++) {
+		Dwarf_Die child;
+		if (dwarf_child(&fs.chain[i], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			const char *n = dwarf_diename(&child);
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) || !n ||
+			    strcmp(n, name))
+				continue;
+			struct val v;
+			memset(&v, 0, sizeof(v));
+			if (!die_type(&child, &v.type))
+				continue;
+			struct sg_error *loc = locate(&fs.fc, &child, &v);
+			if (loc) {
+				sg_error_destroy(loc);
+				err = sg_error_format(SG_ERROR_LOOKUP, "\"%s\" is optimized out here", name);
+			} else {
+				*ret = v;
+				err = NULL;
+			}
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	frame_scope_close(&fs);
+	return err;
+}
+
+/* Print the variables (or, with ARGS, the parameters) of the selected
+   frame's function and, for locals, of the blocks around its pc,
+   innermost first, as gdb does.  */
+static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
+				   bool args)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_open(s, &fs);
+	if (err)
+		return err;
 	size_t count = 0;
 	sg_out_array_begin(out, args ? "args" : "locals");
-	int from = args ? fn : first + 1;
-	for (int i = from; i <= fn; i++) {
+	int from = args ? fs.fn : fs.first + 1;
+	for (int i = from; i <= fs.fn; i++) {
 		Dwarf_Die child;
-		if (dwarf_child(&chain[i], &child) != 0)
+		if (dwarf_child(&fs.chain[i], &child) != 0)
 			continue;
 		do {
 			int tag = dwarf_tag(&child);
 			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
-				print_var(sh, &fc, &child, out);
+				print_var(sh, &fs.fc, &child, out);
 				count++;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	sg_out_array_end(out);
-	free(chain);
+	frame_scope_close(&fs);
 	if (!count)
 		sg_out_printf(out, args ? "No arguments.\n" : "No locals.\n");
 	return NULL;

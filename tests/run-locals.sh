@@ -31,6 +31,23 @@ else
 	skip "gdb not installed"
 fi
 
+# Expressions see the selected frame's variables before the globals.
+pcmds=('thread 2' 'frame 1' 'print counter' 'print p' 'print p.b' 'print *label'
+       'print &counter' 'ptype p' 'whatis p.b' 'print buf' 'up' 'print pr' 'print counter')
+pargs=()
+for c in "${pcmds[@]}"; do
+	pargs+=(-ex "$c")
+done
+sg -p "$pid" "${pargs[@]}"
+values() { grep -E '^(\$|type|No symbol| |\})'; }
+if have_gdb; then
+	gdb_batch "$pid" "${pcmds[@]}"
+	is "$(printf '%s\n' "$OUT" "$ERR" | values)" "$(printf '%s\n' "$GDB_OUT" | values)" \
+		"print, ptype and whatis on locals and arguments match gdb"
+else
+	skip "gdb not installed"
+fi
+
 sg --json -p "$pid" -ex 'thread 2' -ex 'frame 1' -ex 'info args'
 if command -v jq >/dev/null; then
 	is "$(printf '%s\n' "$OUT" | tail -1 | jq -r '[.args[].name] | join(",")')" "depth,label,p" "info args in JSON"
