@@ -8,10 +8,13 @@
 #include <stdio.h>
 
 static const char *const output_formats[] = { "text", "json", NULL };
+static const char *const frame_arguments[] = { "scalars", "all", "none", "presence", NULL };
 
 static const struct sg_setting core_settings[] = {
 	{ "print elements", SG_SETTING_UINT, NULL, "200",
 	  "Limit on string chars or array elements to print" },
+	{ "print frame-arguments", SG_SETTING_ENUM, frame_arguments, "scalars",
+	  "Printing of non-scalar frame arguments" },
 	{ "output-format", SG_SETTING_ENUM, output_formats, "text",
 	  "Output format of commands (text or json)" },
 	{ "backtrace limit", SG_SETTING_UINT, NULL, "unlimited",

@@ -799,7 +799,8 @@ static void skip_ws(struct expr *e)
 }
 
 static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
-static struct sg_error *frame_variable(struct sg_session *s, const char *name, struct val *ret);
+static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+				     struct val *ret);
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
 				    Dwarf_Die *type_ret, uint64_t *off_ret)
@@ -872,7 +873,7 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	memset(ret, 0, sizeof(*ret));
 	/* The selected frame's variables hide globals, as in C.  */
 	struct sg_error *err = sg_session_thread(e->sh->session)
-		? frame_variable(e->sh->session, name, &ret->v) : &sg_not_found;
+		? frame_variable(e->sh->session, e->sh, name, &ret->v) : &sg_not_found;
 	/* A local that is optimized out stops here; a frame without DWARF
 	   falls through to the globals.  */
 	if (!err || (sg_error_code(err) == SG_ERROR_LOOKUP &&
@@ -1263,7 +1264,8 @@ static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val 
 	return &sg_not_found;
 }
 
-static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, struct sg_out *out)
+static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, const char *indent,
+		      struct sg_out *out)
 {
 	const char *name = dwarf_diename(var);
 	Dwarf_Die type;
@@ -1283,7 +1285,7 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, st
 			sg_error_destroy(err);
 		}
 	}
-	sg_out_printf(out, "%s = %s\n", name, text ? text : "?");
+	sg_out_printf(out, "%s%s = %s\n", indent, name, text ? text : "?");
 	sg_out_object_begin(out, NULL);
 	sg_out_string(out, "name", name);
 	sg_out_string(out, "value", text);
@@ -1301,26 +1303,85 @@ struct frame_scope {
 	int m, fn, first;
 };
 
-static struct sg_error *frame_scope_open(struct sg_session *s, struct frame_scope *fs)
+/* Scope chains by (pc, inline level), per target: computing one walks the
+   unit's DIEs, and a backtrace meets the same pcs in many frames.  */
+struct scope_entry {
+	uint64_t key;		/* 0: empty */
+	Dwarf_Die *chain;
+	int m, fn, first;
+	Dwarf_Addr bias;
+};
+
+struct scope_cache {
+	struct sg_target *target;
+	struct scope_entry *slots;
+	size_t n, cap;
+};
+
+void shell_forget_scopes(struct shell *sh)
+{
+	struct scope_cache *c = sh->scopes;
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slots[i].chain);
+	free(c->slots);
+	free(c);
+	sh->scopes = NULL;
+}
+
+static struct scope_entry *scope_slot(struct shell *sh, struct sg_target *t, uint64_t key)
+{
+	struct scope_cache *c = sh->scopes;
+	if (c && c->target != t) {
+		shell_forget_scopes(sh);
+		c = NULL;
+	}
+	if (!c) {
+		if (!(c = sh->scopes = calloc(1, sizeof(*c))))
+			return NULL;
+		c->target = t;
+	}
+	if ((c->n + 1) * 2 > c->cap) {
+		size_t ncap = c->cap ? c->cap * 2 : 256;
+		struct scope_entry *slots = calloc(ncap, sizeof(*slots));
+		if (!slots)
+			return NULL;
+		for (size_t i = 0; i < c->cap; i++) {
+			if (!c->slots[i].key)
+				continue;
+			size_t j = (c->slots[i].key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (ncap - 1);
+			while (slots[j].key)
+				j = (j + 1) & (ncap - 1);
+			slots[j] = c->slots[i];
+		}
+		free(c->slots);
+		c->slots = slots;
+		c->cap = ncap;
+	}
+	size_t j = (key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (c->cap - 1);
+	while (c->slots[j].key && c->slots[j].key != key)
+		j = (j + 1) & (c->cap - 1);
+	if (!c->slots[j].key) {
+		c->slots[j].key = key;
+		c->slots[j].m = -1;	/* not computed yet */
+		c->n++;
+	}
+	return &c->slots[j];
+}
+
+static struct sg_error *frame_scope_at(struct shell *sh, struct sg_target *t,
+				       const struct sg_stack *st, size_t level,
+				       struct frame_scope *fs)
 {
 	memset(fs, 0, sizeof(*fs));
-	struct sg_stack *st;
-	struct sg_error *err = sg_session_stack(s, &st);
-	if (err)
-		return err;
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	const struct sg_frame *f = sg_stack_frame(st, level);
 	struct frame_ctx *fc = &fs->fc;
-	fc->t = sg_session_target(s);
+	fc->t = t;
 	fc->f = f;
 	fc->lookup = f->activation ? f->pc : f->pc - 1;
-	Dwarf_Die *cudie = f->module ? dwfl_module_addrdie(sg_module_dwfl(f->module), fc->lookup, &fc->bias)
-				     : NULL;
-	if (!cudie || f->signal_trampoline || f->tail_call)
+	if (!f->module || f->signal_trampoline || f->tail_call)
 		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
-	Dwarf_Die *found = NULL;
-	int n = dwarf_getscopes(cudie, fc->lookup - fc->bias, &found);
-	fs->m = n > 0 ? dwarf_getscopes_die(&found[0], &fs->chain) : 0;
-	free(found);
 	/* Which function of the inline chain this logical frame is: count the
 	   logical frames before it in the same physical frame.  */
 	size_t k = 0;
@@ -1330,6 +1391,39 @@ static struct sg_error *frame_scope_open(struct sg_session *s, struct frame_scop
 			break;
 		k++;
 	}
+	struct scope_entry *e = scope_slot(sh, t, (fc->lookup << 6 | (k & 63)) + 1);
+	if (!e)
+		return &sg_enomem;
+	if (e->m < 0) {
+		e->m = 0;
+		e->fn = e->first = -1;
+		Dwarf_Die *cudie = dwfl_module_addrdie(sg_module_dwfl(f->module), fc->lookup, &e->bias);
+		Dwarf_Die *found = NULL;
+		int n = cudie ? dwarf_getscopes(cudie, fc->lookup - e->bias, &found) : 0;
+		e->m = n > 0 ? dwarf_getscopes_die(&found[0], &e->chain) : 0;
+		if (e->m < 0)
+			e->m = 0;
+		free(found);
+		size_t seen = 0;
+		for (int i = 0; i < e->m; i++) {
+			int tag = dwarf_tag(&e->chain[i]);
+			if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+				continue;
+			if (seen == k) {
+				e->fn = i;
+				break;
+			}
+			seen++;
+			e->first = i;
+		}
+	}
+	fs->chain = e->chain;
+	fs->m = e->m;
+	fs->fn = e->fn;
+	fs->first = e->first;
+	fc->bias = e->bias;
+	if (fs->fn < 0)
+		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
 	/* The CFA is the caller's stack pointer.  */
 	fc->ctx.target = fc->t;
 	fc->ctx.regs = f->regs;
@@ -1340,24 +1434,6 @@ static struct sg_error *frame_scope_open(struct sg_session *s, struct frame_scop
 			fc->ctx.has_cfa = true;
 			break;
 		}
-	}
-	fs->first = fs->fn = -1;
-	size_t seen = 0;
-	for (int i = 0; i < fs->m; i++) {
-		int tag = dwarf_tag(&fs->chain[i]);
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			continue;
-		if (seen == k) {
-			fs->fn = i;
-			break;
-		}
-		seen++;
-		fs->first = i;
-	}
-	if (fs->fn < 0) {
-		free(fs->chain);
-		fs->chain = NULL;
-		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
 	}
 	/* The frame base comes from the subprogram (an inlined function uses
 	   its caller's).  */
@@ -1380,17 +1456,28 @@ static struct sg_error *frame_scope_open(struct sg_session *s, struct frame_scop
 	return NULL;
 }
 
+static struct sg_error *frame_scope_open(struct sg_session *s, struct shell *sh,
+				       struct frame_scope *fs)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	return frame_scope_at(sh, sg_session_target(s), st, sg_session_frame(s), fs);
+}
+
 static void frame_scope_close(struct frame_scope *fs)
 {
-	free(fs->chain);
+	(void)fs;	/* the chain belongs to the cache */
 }
 
 /* Find NAME among the selected frame's variables and parameters,
    innermost block first.  &sg_not_found if it is not one of them.  */
-static struct sg_error *frame_variable(struct sg_session *s, const char *name, struct val *ret)
+static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+				     struct val *ret)
 {
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_open(s, &fs);
+	struct sg_error *err = frame_scope_open(s, sh, &fs);
 	if (err)
 		return err;
 	err = &sg_not_found;
@@ -1423,36 +1510,119 @@ static struct sg_error *frame_variable(struct sg_session *s, const char *name, s
 	return err;
 }
 
-/* Print the variables (or, with ARGS, the parameters) of the selected
-   frame's function and, for locals, of the blocks around its pc,
-   innermost first, as gdb does.  */
-static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
-				   bool args)
+/* Print the variables (or, with ARGS, the parameters) of a frame's
+   function and, for locals, of the blocks around its pc, innermost first,
+   as gdb does.  */
+static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, const char *indent,
+		       struct sg_out *out)
 {
-	struct frame_scope fs;
-	struct sg_error *err = frame_scope_open(s, &fs);
-	if (err)
-		return err;
 	size_t count = 0;
 	sg_out_array_begin(out, args ? "args" : "locals");
-	int from = args ? fs.fn : fs.first + 1;
-	for (int i = from; i <= fs.fn; i++) {
+	int from = args ? fs->fn : fs->first + 1;
+	for (int i = from; i <= fs->fn; i++) {
 		Dwarf_Die child;
-		if (dwarf_child(&fs.chain[i], &child) != 0)
+		if (dwarf_child(&fs->chain[i], &child) != 0)
 			continue;
 		do {
 			int tag = dwarf_tag(&child);
 			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
-				print_var(sh, &fs.fc, &child, out);
+				print_var(sh, &fs->fc, &child, indent, out);
 				count++;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	sg_out_array_end(out);
-	frame_scope_close(&fs);
+	/* gdb writes these unindented, even under "bt full".  */
 	if (!count)
-		sg_out_printf(out, args ? "No arguments.\n" : "No locals.\n");
+		sg_out_printf(out, "%s\n", args ? "No arguments." : "No locals.");
+}
+
+static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
+				   bool args)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_open(s, sh, &fs);
+	if (err)
+		return err;
+	scope_vars(sh, &fs, args, "", out);
+	frame_scope_close(&fs);
 	return NULL;
+}
+
+void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_at(sh, sg_session_target(sh->session), st, level, &fs);
+	if (err) {
+		sg_out_printf(out, "%s\n", sg_error_message(err));
+		sg_error_destroy(err);
+		return;
+	}
+	scope_vars(sh, &fs, false, "        ", out);
+	frame_scope_close(&fs);
+}
+
+char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level)
+{
+	/* gdb's "set print frame-arguments": scalars (0), all, none, presence. */
+	uint64_t mode = sg_setting_uint(sh->session, "print frame-arguments", 0);
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_at(sh, sg_session_target(sh->session), st, level, &fs);
+	if (err) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	struct sg_buf_lite b = { 0 };
+	Dwarf_Die child;
+	bool any = false;
+	if (dwarf_child(&fs.chain[fs.fn], &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+			Dwarf_Die type, stripped;
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter || !name || !die_type(&child, &type))
+				continue;
+			if (mode == 3) {	/* presence: "..." for all of them */
+				if (!any)
+					lite_puts(&b, "...");
+				any = true;
+				continue;
+			}
+			lite_puts(&b, any ? ", " : "");
+			any = true;
+			if (mode == 2) {	/* none: names only */
+				lite_puts(&b, name);
+				lite_puts(&b, "=...");
+				continue;
+			}
+			lite_puts(&b, name);
+			lite_putc(&b, '=');
+			/* gdb's "print frame-arguments scalars": aggregates as "...". */
+			strip(&type, &stripped);
+			int tag = dwarf_tag(&stripped);
+			if (mode == 0 && (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+					  tag == DW_TAG_class_type || tag == DW_TAG_array_type)) {
+				lite_puts(&b, "...");
+				continue;
+			}
+			struct val v = { .type = type };
+			char *text = NULL;
+			err = locate(&fs.fc, &child, &v);
+			if (err) {
+				sg_error_destroy(err);
+				text = strdup("<optimized out>");
+			} else {
+				struct xval x = { .v = v };
+				if ((err = format_value(sh, fs.fc.t, &x, 0, false, &text))) {
+					text = fault_text(err);
+					sg_error_destroy(err);
+				}
+			}
+			lite_puts(&b, text ? text : "?");
+			free(text);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	frame_scope_close(&fs);
+	return b.s ? b.s : strdup("");
 }
 
 static struct sg_error *cmd_info_locals(struct sg_session *s, const char *args, struct sg_out *out,

@@ -27,9 +27,10 @@ static bool show_address(const struct sg_stack *st, const struct sg_frame *f)
 	return !f->line_start;
 }
 
-void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
+void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out)
 {
+	struct sg_target *t = sg_session_target(sh->session);
 	fprintf(out, "#%-2zu ", f->level);
 	if (f->signal_trampoline) {
 		fputs("<signal handler called>\n", out);
@@ -37,7 +38,9 @@ void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const st
 	}
 	if (show_address(st, f))
 		fprintf(out, "0x%016" PRIx64 " in ", f->pc);
-	fprintf(out, "%s ()", f->function ? f->function : "??");
+	char *args = f->tail_call ? NULL : shell_frame_args(sh, st, f->level);
+	fprintf(out, "%s (%s)", f->function ? f->function : "??", args ? args : "");
+	free(args);
 	if (f->file && f->line) {
 		fprintf(out, " at %s:%d", f->file, f->line);
 	} else if (f->module) {
@@ -128,7 +131,6 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 				    struct sg_out *out)
 {
 	struct sg_session *s = sh->session;
-	struct sg_target *t = sg_session_target(s);
 	struct sg_stack *st;
 	struct sg_error *err;
 	bool own = a->unwinder != NULL || th != sg_session_thread(s);
@@ -149,10 +151,13 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 	sg_out_array_begin(out, "frames");
 	for (size_t i = first; i < last; i++) {
 		const struct sg_frame *fr = sg_stack_frame(st, i);
-		if (f)
-			shell_format_frame(t, st, fr, f);
-		else
+		if (f) {
+			shell_format_frame(sh, st, fr, f);
+			if (a->full)
+				shell_frame_locals(sh, st, i, out);
+		} else {
 			frame_json(out, fr);
+		}
 	}
 	sg_out_array_end(out);
 	const char *reason = sg_stack_stop_reason(st);
@@ -264,7 +269,8 @@ static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
 	return first_err;
 }
 
-static struct sg_error *print_selected_frame(struct sg_session *s, struct sg_out *out)
+static struct sg_error *print_selected_frame(struct sg_session *s, struct shell *sh,
+					    struct sg_out *out)
 {
 	struct sg_stack *st;
 	struct sg_error *err = sg_session_stack(s, &st);
@@ -273,7 +279,7 @@ static struct sg_error *print_selected_frame(struct sg_session *s, struct sg_out
 	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
 	FILE *file = sg_out_file(out);
 	if (file)
-		shell_format_frame(sg_session_target(s), st, f, file);
+		shell_format_frame(sh, st, f, file);
 	sg_out_array_begin(out, "frames");
 	frame_json(out, f);
 	sg_out_array_end(out);
@@ -298,6 +304,7 @@ static struct sg_error *parse_count(const char *args, size_t dflt, size_t *ret)
 static struct sg_error *cmd_frame(struct sg_session *s, const char *args, struct sg_out *out,
 				  void *arg)
 {
+	struct shell *sh = arg;
 	if (*args) {
 		size_t level;
 		struct sg_error *err = parse_count(args, 0, &level);
@@ -306,11 +313,11 @@ static struct sg_error *cmd_frame(struct sg_session *s, const char *args, struct
 		if (err)
 			return err;
 	}
-	return print_selected_frame(s, out);
+	return print_selected_frame(s, sh, out);
 }
 
-static struct sg_error *move_frame(struct sg_session *s, const char *args, struct sg_out *out,
-				   bool up)
+static struct sg_error *move_frame(struct sg_session *s, struct shell *sh, const char *args,
+				   struct sg_out *out, bool up)
 {
 	size_t n;
 	struct sg_error *err = parse_count(args, 1, &n);
@@ -332,18 +339,18 @@ static struct sg_error *move_frame(struct sg_session *s, const char *args, struc
 	}
 	if ((err = sg_session_select_frame(s, cur)))
 		return err;
-	return print_selected_frame(s, out);
+	return print_selected_frame(s, sh, out);
 }
 
 static struct sg_error *cmd_up(struct sg_session *s, const char *args, struct sg_out *out, void *arg)
 {
-	return move_frame(s, args, out, true);
+	return move_frame(s, arg, args, out, true);
 }
 
 static struct sg_error *cmd_down(struct sg_session *s, const char *args, struct sg_out *out,
 				 void *arg)
 {
-	return move_frame(s, args, out, false);
+	return move_frame(s, arg, args, out, false);
 }
 
 static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, struct sg_out *out,

@@ -16,6 +16,7 @@ struct shell {
 	int source_depth;
 	bool in_thread_apply;	/* commands write into the thread's JSON object */
 	unsigned value_history;	/* the last $N of print */
+	struct scope_cache *scopes;	/* cmd-data.c */
 
 	/* "x" remembers its last format, size and next address, as gdb does. */
 	char x_format;
@@ -58,8 +59,15 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t
 /* Print frame F of ST as gdb does: "#3  0x... in f () at file.c:42".  */
 struct sg_stack;
 struct sg_frame;
-void shell_format_frame(struct sg_target *t, const struct sg_stack *st, const struct sg_frame *f,
+void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out);
+/* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),
+   or NULL without DWARF (cmd-data.c).  */
+char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level);
+/* Drop cmd-data.c's per-target caches.  */
+void shell_forget_scopes(struct shell *sh);
+/* The frame's locals, indented as in "bt full".  */
+void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out);
 
 /* A growable string for formatting (cmd-x.c).  */
 struct sg_buf_lite {

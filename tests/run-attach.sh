@@ -32,7 +32,7 @@ fi
 tid2=$(printf '%s\n' "$OUT" | awk '$1 == "2" { print $3 }')
 sg -p "$pid" -ex 'thread 2' -ex 'info symbol $pc'
 like "$OUT" "^\[Switching to thread 2 \(LWP $tid2\)\]" "thread 2 switches"
-like "$OUT" "^#0  (0x[0-9a-f]{16} in )?__GI___clock_nanosleep \(\) at .*clock_nanosleep\.c:[0-9]+\$|^#0  0x[0-9a-f]{16} in clock_nanosleep \(\) from .*libc\.so\.6\$" "thread prints frame 0 as bt does"
+like "$OUT" "^#0  (0x[0-9a-f]{16} in )?__GI___clock_nanosleep \(.*\) at .*clock_nanosleep\.c:[0-9]+\$|^#0  0x[0-9a-f]{16} in clock_nanosleep \(\) from .*libc\.so\.6\$" "thread prints frame 0 as bt does"
 like "$OUT" "in section \.text of .*libc\.so\.6$" "\$pc of thread 2 is in libc's text"
 sg -p "$pid" -ex 'thread 99'
 is "$ERR" "Invalid thread ID: 99" "a thread that does not exist"
