@@ -16,6 +16,7 @@ struct desc_entry {
 	uint64_t key;		/* 0: empty */
 	struct sg_frame *frames;
 	size_t n;
+	Dwarf_Die *scopes;	/* the frames' scope chain, owned */
 };
 
 struct sg_frame_cache {
@@ -27,8 +28,10 @@ void sg_frame_cache_destroy(struct sg_frame_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++)
+	for (size_t i = 0; i < c->cap; i++) {
 		free(c->slots[i].frames);
+		free(c->slots[i].scopes);
+	}
 	free(c->slots);
 	free(c);
 }
@@ -217,9 +220,10 @@ static bool is_function_scope(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
-/* Describe the frame at PC into a new array.  */
+/* Describe the frame at PC into a new array; *SCOPES_RET receives the
+   scope chain the frames point into (the caller owns it).  */
 static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activation, bool tramp,
-				 struct sg_frame **ret, size_t *nret)
+				 struct sg_frame **ret, size_t *nret, Dwarf_Die **scopes_ret)
 {
 	struct sg_frame base = { 0 };
 	base.pc = pc;
@@ -246,25 +250,23 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	int nscopes = 0;
 	Dwarf_Die *cudie = NULL;
 	Dwarf_Addr cu_bias = 0;
+	bool asm_unit = false;
 	if (base.module && !tramp) {
 		Dwarf_Addr bias;
 		cudie = dwfl_module_addrdie(base.module->dwmod, lookup, &bias);
 		cu_bias = bias;
 		/* Assembler units describe each alias of a function as a
 		   subprogram of its own; like gdb, name those by the symbol
-		   table.  */
-		if (cudie && dwarf_srclang(cudie) != DW_LANG_Mips_Assembler) {
+		   table (their scopes still serve "info locals").  */
+		asm_unit = cudie && dwarf_srclang(cudie) == DW_LANG_Mips_Assembler;
+		if (cudie) {
 			Dwarf_Die *found = NULL;
 			int n = dwarf_getscopes(cudie, lookup - bias, &found);
 			/* dwarf_getscopes follows an inlined function into its
 			   abstract definition; the chain of calls is the
 			   concrete one that contains the innermost scope.  */
-			for (int i = 0; i < n; i++) {
-				if (!is_function_scope(&found[i]))
-					continue;
-				nscopes = dwarf_getscopes_die(&found[i], &scopes);
-				break;
-			}
+			if (n > 0)
+				nscopes = dwarf_getscopes_die(&found[0], &scopes);
 			free(found);
 			if (nscopes < 0)
 				nscopes = 0;
@@ -282,14 +284,18 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 
 	/* The function-like scopes, innermost first, up to the subprogram. */
 	Dwarf_Die *funcs[MAX_INLINE_DEPTH];
+	int func_index[MAX_INLINE_DEPTH];
 	size_t nfuncs = 0;
 	for (int i = 0; i < nscopes && nfuncs < MAX_INLINE_DEPTH; i++) {
 		if (!is_function_scope(&scopes[i]))
 			continue;
+		func_index[nfuncs] = i;
 		funcs[nfuncs++] = &scopes[i];
 		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			break;
 	}
+	base.dwarf_bias = cu_bias;
+	base.scope_fn = base.scope_first = -1;
 	size_t n = nfuncs ? nfuncs : 1;
 	struct sg_frame *frames = calloc(n, sizeof(*frames));
 	if (!frames) {
@@ -300,7 +306,11 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 		frames[k] = base;
 		if (!nfuncs)
 			break;
-		const char *name = die_function_name(t, funcs[k]);
+		frames[k].scopes = scopes;
+		frames[k].nscopes = nscopes;
+		frames[k].scope_fn = func_index[k];
+		frames[k].scope_first = k ? func_index[k - 1] : -1;
+		const char *name = asm_unit ? NULL : die_function_name(t, funcs[k]);
 		if (name)
 			frames[k].function = name;
 		/* Every frame but the innermost is an inlined call's caller:
@@ -312,9 +322,13 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 			frames[k].line_start = false;
 		}
 	}
-	free(scopes);
+	if (!nfuncs) {
+		free(scopes);
+		scopes = NULL;
+	}
 	*ret = frames;
 	*nret = n;
+	*scopes_ret = scopes;
 	return NULL;
 }
 
@@ -331,16 +345,19 @@ struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_f
 	if (!e) {
 		struct sg_frame *desc;
 		size_t n;
-		struct sg_error *err = describe(t, pc, uf->activation, tramp, &desc, &n);
+		Dwarf_Die *scopes;
+		struct sg_error *err = describe(t, pc, uf->activation, tramp, &desc, &n, &scopes);
 		if (err)
 			return err;
 		e = cache_find(t->frame_cache, key, true);
 		if (!e) {
 			free(desc);
+			free(scopes);
 			return &sg_enomem;
 		}
 		e->frames = desc;
 		e->n = n;
+		e->scopes = scopes;
 	}
 	for (size_t i = 0; i < e->n; i++) {
 		struct sg_frame *f = sg_array_push(frames, nframes, cap, sizeof(*f));

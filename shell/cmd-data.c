@@ -1303,75 +1303,7 @@ struct frame_scope {
 	int m, fn, first;
 };
 
-/* Scope chains by (pc, inline level), per target: computing one walks the
-   unit's DIEs, and a backtrace meets the same pcs in many frames.  */
-struct scope_entry {
-	uint64_t key;		/* 0: empty */
-	Dwarf_Die *chain;
-	int m, fn, first;
-	Dwarf_Addr bias;
-};
-
-struct scope_cache {
-	struct sg_target *target;
-	struct scope_entry *slots;
-	size_t n, cap;
-};
-
-void shell_forget_scopes(struct shell *sh)
-{
-	struct scope_cache *c = sh->scopes;
-	if (!c)
-		return;
-	for (size_t i = 0; i < c->cap; i++)
-		free(c->slots[i].chain);
-	free(c->slots);
-	free(c);
-	sh->scopes = NULL;
-}
-
-static struct scope_entry *scope_slot(struct shell *sh, struct sg_target *t, uint64_t key)
-{
-	struct scope_cache *c = sh->scopes;
-	if (c && c->target != t) {
-		shell_forget_scopes(sh);
-		c = NULL;
-	}
-	if (!c) {
-		if (!(c = sh->scopes = calloc(1, sizeof(*c))))
-			return NULL;
-		c->target = t;
-	}
-	if ((c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 256;
-		struct scope_entry *slots = calloc(ncap, sizeof(*slots));
-		if (!slots)
-			return NULL;
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->slots[i].key)
-				continue;
-			size_t j = (c->slots[i].key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (ncap - 1);
-			while (slots[j].key)
-				j = (j + 1) & (ncap - 1);
-			slots[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->cap = ncap;
-	}
-	size_t j = (key * UINT64_C(0x9e3779b97f4a7c15) >> 20) & (c->cap - 1);
-	while (c->slots[j].key && c->slots[j].key != key)
-		j = (j + 1) & (c->cap - 1);
-	if (!c->slots[j].key) {
-		c->slots[j].key = key;
-		c->slots[j].m = -1;	/* not computed yet */
-		c->n++;
-	}
-	return &c->slots[j];
-}
-
-static struct sg_error *frame_scope_at(struct shell *sh, struct sg_target *t,
-				       const struct sg_stack *st, size_t level,
+static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stack *st, size_t level,
 				       struct frame_scope *fs)
 {
 	memset(fs, 0, sizeof(*fs));
@@ -1380,50 +1312,15 @@ static struct sg_error *frame_scope_at(struct shell *sh, struct sg_target *t,
 	fc->t = t;
 	fc->f = f;
 	fc->lookup = f->activation ? f->pc : f->pc - 1;
-	if (!f->module || f->signal_trampoline || f->tail_call)
+	/* The scope chain comes with the frame's description, which the
+	   library computed (before the stop, for the threads it could).  */
+	if (!f->scopes || f->scope_fn < 0 || f->signal_trampoline || f->tail_call)
 		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
-	/* Which function of the inline chain this logical frame is: count the
-	   logical frames before it in the same physical frame.  */
-	size_t k = 0;
-	for (size_t l = f->level; l > 0; l--) {
-		const struct sg_frame *g = sg_stack_frame(st, l - 1);
-		if (g->physical != f->physical || g->tail_call)
-			break;
-		k++;
-	}
-	struct scope_entry *e = scope_slot(sh, t, (fc->lookup << 6 | (k & 63)) + 1);
-	if (!e)
-		return &sg_enomem;
-	if (e->m < 0) {
-		e->m = 0;
-		e->fn = e->first = -1;
-		Dwarf_Die *cudie = dwfl_module_addrdie(sg_module_dwfl(f->module), fc->lookup, &e->bias);
-		Dwarf_Die *found = NULL;
-		int n = cudie ? dwarf_getscopes(cudie, fc->lookup - e->bias, &found) : 0;
-		e->m = n > 0 ? dwarf_getscopes_die(&found[0], &e->chain) : 0;
-		if (e->m < 0)
-			e->m = 0;
-		free(found);
-		size_t seen = 0;
-		for (int i = 0; i < e->m; i++) {
-			int tag = dwarf_tag(&e->chain[i]);
-			if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-				continue;
-			if (seen == k) {
-				e->fn = i;
-				break;
-			}
-			seen++;
-			e->first = i;
-		}
-	}
-	fs->chain = e->chain;
-	fs->m = e->m;
-	fs->fn = e->fn;
-	fs->first = e->first;
-	fc->bias = e->bias;
-	if (fs->fn < 0)
-		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
+	fs->chain = (Dwarf_Die *)f->scopes;
+	fs->m = f->nscopes;
+	fs->fn = f->scope_fn;
+	fs->first = f->scope_first;
+	fc->bias = f->dwarf_bias;
 	/* The CFA is the caller's stack pointer.  */
 	fc->ctx.target = fc->t;
 	fc->ctx.regs = f->regs;
@@ -1463,7 +1360,7 @@ static struct sg_error *frame_scope_open(struct sg_session *s, struct shell *sh,
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err)
 		return err;
-	return frame_scope_at(sh, sg_session_target(s), st, sg_session_frame(s), fs);
+	return frame_scope_at(sg_session_target(s), st, sg_session_frame(s), fs);
 }
 
 static void frame_scope_close(struct frame_scope *fs)
@@ -1552,7 +1449,7 @@ static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struc
 void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out)
 {
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_at(sh, sg_session_target(sh->session), st, level, &fs);
+	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
 	if (err) {
 		sg_out_printf(out, "%s\n", sg_error_message(err));
 		sg_error_destroy(err);
@@ -1567,7 +1464,7 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 	/* gdb's "set print frame-arguments": scalars (0), all, none, presence. */
 	uint64_t mode = sg_setting_uint(sh->session, "print frame-arguments", 0);
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_at(sh, sg_session_target(sh->session), st, level, &fs);
+	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
 	if (err) {
 		sg_error_destroy(err);
 		return NULL;

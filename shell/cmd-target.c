@@ -60,7 +60,6 @@ static struct sg_error *cmd_attach(struct sg_session *s, const char *args, struc
 		return err;
 	if (pid == 0 || pid > INT32_MAX)
 		return sg_error_format(SG_ERROR_USAGE, "invalid process ID %s", args);
-	shell_forget_scopes(arg);	/* they point into the old target's DWARF */
 	err = sg_session_attach(s, (pid_t)pid);
 	if (err)
 		return err;
@@ -81,7 +80,6 @@ static struct sg_error *cmd_detach(struct sg_session *s, const char *args, struc
 	if (!t)
 		return sg_error_create(SG_ERROR_TARGET, "The program is not being run.");
 	pid_t pid = sg_target_pid(t);
-	shell_forget_scopes(arg);
 	struct sg_error *err = sg_session_detach(s);
 	if (err)
 		return err;

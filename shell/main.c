@@ -329,7 +329,6 @@ int main(int argc, char **argv)
 	size_t nthreads = t ? sg_target_thread_count(t) : 0;
 	uint64_t detach_t0 = now_ns();
 	the_shell = NULL;
-	shell_forget_scopes(&sh);
 	if (t)
 		sg_error_destroy(sg_session_detach(sh.session));
 	uint64_t paused_ns = sg_session_last_paused_ns(sh.session);
@@ -343,7 +342,6 @@ int main(int argc, char **argv)
 	}
 out:
 	the_shell = NULL;
-	shell_forget_scopes(&sh);
 	sg_session_destroy(sh.session);
 	sg_out_destroy(sh.out);
 	free(actions);

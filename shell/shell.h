@@ -16,7 +16,6 @@ struct shell {
 	int source_depth;
 	bool in_thread_apply;	/* commands write into the thread's JSON object */
 	unsigned value_history;	/* the last $N of print */
-	struct scope_cache *scopes;	/* cmd-data.c */
 
 	/* "x" remembers its last format, size and next address, as gdb does. */
 	char x_format;
@@ -64,8 +63,6 @@ void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struc
 /* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),
    or NULL without DWARF (cmd-data.c).  */
 char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level);
-/* Drop cmd-data.c's per-target caches.  */
-void shell_forget_scopes(struct shell *sh);
 /* The frame's locals, indented as in "bt full".  */
 void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out);
 

@@ -10,6 +10,7 @@
 
 #include <spyglass/common.h>
 #include <spyglass/registry.h>
+#include <elfutils/libdw.h>
 
 SG_BEGIN_DECLS
 
@@ -34,6 +35,14 @@ struct sg_frame {
 	bool signal_trampoline;		/* gdb's <signal handler called> */
 	bool tail_call;			/* a function that tail-called the frame below,
 					   known from DWARF call-site records */
+	/* The DWARF scopes at the pc, innermost first (blocks, inlined calls,
+	   the subprogram), shared by the logical frames of one physical frame;
+	   NULL without DWARF.  SCOPE_FN is this frame's function in them,
+	   SCOPE_FIRST the function inside it (-1 if none): the blocks between
+	   the two are this frame's.  Valid as long as the target.  */
+	const Dwarf_Die *scopes;
+	int nscopes, scope_fn, scope_first;
+	uint64_t dwarf_bias;
 };
 
 struct sg_stack;
