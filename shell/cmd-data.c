@@ -1342,11 +1342,16 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 		size_t nops;
 		struct sg_dwarf_result r;
 		if (dwarf_attr(&fs->chain[i], DW_AT_frame_base, &a) &&
-		    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) > 0 &&
-		    !sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r)) {
-			fc->ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
-				? f->regs->r[r.value] : r.value;
-			fc->ctx.has_frame_base = true;
+		    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) > 0) {
+			/* No frame base (say, no CFA in the outermost frame)
+			   leaves the variables that need it optimized out.  */
+			struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r);
+			if (!err) {
+				fc->ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
+					? f->regs->r[r.value] : r.value;
+				fc->ctx.has_frame_base = true;
+			}
+			sg_error_destroy(err);
 		}
 		break;
 	}
