@@ -790,6 +790,7 @@ struct expr {
 struct xval {
 	struct val v;
 	int ptr_depth;		/* synthetic "pointer to" levels from & */
+	bool void_base;		/* a cast to void *: V.TYPE is unused */
 };
 
 static void skip_ws(struct expr *e)
@@ -828,6 +829,8 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 /* Dereference X: a pointer becomes the lvalue it points to.  */
 static struct sg_error *deref(struct expr *e, struct xval *x)
 {
+	if (x->void_base && x->ptr_depth == 1)
+		return sg_error_create(SG_ERROR_USAGE, "Attempt to dereference a generic pointer.");
 	if (x->ptr_depth > 0) {
 		x->ptr_depth--;
 		if (x->ptr_depth == 0) {
@@ -848,11 +851,153 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 	return NULL;
 }
 
+/* The integer value of X: an rvalue's bits, or what an lvalue of scalar
+   type holds.  */
+static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret)
+{
+	if (x->ptr_depth || !x->v.lvalue) {
+		*ret = x->v.bits;
+		return NULL;
+	}
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	uint64_t size = type_size(&t);
+	if ((tag != DW_TAG_base_type && tag != DW_TAG_pointer_type && tag != DW_TAG_enumeration_type) ||
+	    size == 0 || size > 8)
+		return sg_error_create(SG_ERROR_USAGE, "Invalid cast.");
+	uint64_t v = 0;
+	struct sg_error *err = sg_target_read(e->t, x->v.address, &v, size);
+	if (err)
+		return err;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && size < 8 && (v >> (size * 8 - 1)) & 1)
+		v |= ~((UINT64_C(1) << (size * 8)) - 1);
+	*ret = v;
+	return NULL;
+}
+
+/* An rvalue of the base type NAME ("int", "long unsigned int").  */
+static struct sg_error *integer_value(struct expr *e, const char *name, uint64_t v, struct xval *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	struct sg_error *err = sg_lookup_type(e->t, name, &ret->v.type);
+	if (err) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_LOOKUP, "No type \"%s\" in the program's DWARF.", name);
+	}
+	ret->v.bits = v;
+	return NULL;
+}
+
+/* "(TYPE *...)" at P: the type and its pointer depth; false if what is in
+   the parentheses is not a type.  */
+/* C's spellings of GCC's base type names.  */
+static const char *dwarf_base_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "long", "long int" }, { "unsigned long", "long unsigned int" },
+		{ "short", "short int" }, { "unsigned short", "short unsigned int" },
+		{ "long long", "long long int" }, { "unsigned long long", "long long unsigned int" },
+		{ "unsigned", "unsigned int" }, { "signed", "int" }, { "long unsigned", "long unsigned int" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	return name;
+}
+
+static bool parse_cast_type(struct expr *e, Dwarf_Die *type, int *stars, const char **after,
+			    bool *is_void)
+{
+	const char *close = strchr(e->p, ')');
+	if (!close)
+		return false;
+	size_t len = close - e->p;
+	while (len && isspace((unsigned char)e->p[len - 1]))
+		len--;
+	int n = 0;
+	while (len && (e->p[len - 1] == '*' || isspace((unsigned char)e->p[len - 1]))) {
+		n += e->p[len - 1] == '*';
+		len--;
+	}
+	char *name = strndup(e->p, len);
+	if (!name)
+		return false;
+	*is_void = !strcmp(name, "void");
+	bool ok = len && !strpbrk(name, "()[]&.-+") &&
+		  (*is_void ? n > 0 : sg_lookup_type(e->t, dwarf_base_name(name), type) == NULL);
+	free(name);
+	if (ok) {
+		*stars = n;
+		*after = close + 1;
+	}
+	return ok;
+}
+
 static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 {
 	skip_ws(e);
+	if (isdigit((unsigned char)*e->p)) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(e->p, &end, 0);
+		if (errno || isalpha((unsigned char)*end) || *end == '_')
+			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
+					       (int)strcspn(e->p, " )"), e->p);
+		e->p = end;
+		/* gdb types a literal as int when it fits, else long.  */
+		return integer_value(e, v <= INT32_MAX ? "int" : "long int", v, ret);
+	}
+	if (!strncmp(e->p, "sizeof", 6) && !isalnum((unsigned char)e->p[6]) && e->p[6] != '_') {
+		e->p += 6;
+		skip_ws(e);
+		Dwarf_Die type;
+		int stars;
+		const char *after;
+		uint64_t size;
+		bool is_void;
+		if (*e->p == '(' && (e->p++, parse_cast_type(e, &type, &stars, &after, &is_void))) {
+			e->p = after;
+			size = stars ? 8 : type_size(&type);
+		} else {
+			if (e->p[-1] == '(')
+				e->p--;
+			struct xval x;
+			struct sg_error *err = parse_unary(e, &x);
+			if (err)
+				return err;
+			size = x.ptr_depth ? 8 : type_size(&x.v.type);
+		}
+		/* gdb's C sizeof is an int.  */
+		return integer_value(e, "int", size, ret);
+	}
 	if (*e->p == '(') {
 		e->p++;
+		Dwarf_Die type;
+		int stars;
+		const char *after;
+		bool is_void;
+		if (parse_cast_type(e, &type, &stars, &after, &is_void)) {
+			e->p = after;
+			struct xval operand;
+			struct sg_error *err = parse_unary(e, &operand);
+			uint64_t v;
+			if (!err)
+				err = integer_of(e, &operand, &v);
+			if (err)
+				return err;
+			memset(ret, 0, sizeof(*ret));
+			if (!is_void)
+				ret->v.type = type;
+			ret->void_base = is_void;
+			ret->v.bits = v;
+			ret->ptr_depth = stars;
+			return NULL;
+		}
 		struct sg_error *err = parse_unary(e, ret);
 		if (err)
 			return err;
@@ -969,6 +1114,22 @@ static struct sg_error *parse_unary(struct expr *e, struct xval *x)
 		struct sg_error *err = parse_unary(e, x);
 		return err ? err : deref(e, x);
 	}
+	if (*e->p == '-' && e->p[1] != '>') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		uint64_t v;
+		if (!err)
+			err = integer_of(e, x, &v);
+		if (err)
+			return err;
+		Dwarf_Die t;
+		strip(&x->v.type, &t);
+		if (x->ptr_depth || x->void_base || dwarf_tag(&t) != DW_TAG_base_type)
+			return sg_error_create(SG_ERROR_USAGE, "Argument to arithmetic operation not a number or boolean.");
+		x->v.lvalue = false;
+		x->v.bits = -v;
+		return NULL;
+	}
 	if (*e->p == '&') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
@@ -1003,7 +1164,7 @@ static char *xval_type(struct xval *x)
 	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
 	memset(stars, '*', n);
 	stars[n] = '\0';
-	return type_string(&x->v.type, stars);
+	return type_string(x->void_base ? NULL : &x->v.type, stars);
 }
 
 /* TOP: a value printed by itself, whose pointers show their type, as in

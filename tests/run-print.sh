@@ -23,12 +23,35 @@ for c in "${cmds[@]}"; do
 	args+=(-ex "$c")
 done
 sg -p "$pid" "${args[@]}"
+sg_out=$OUT
 ok $STATUS "all commands succeed${ERR:+: $ERR}"
 if have_gdb; then
 	gdb_batch "$pid" "${cmds[@]}"
 	is "$OUT" "$GDB_OUT" "print, ptype and whatis match gdb line for line"
 else
 	skip "gdb not installed: no oracle"
+fi
+
+# Literals, casts (to a pointer at a raw address, as in
+# "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
+addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)
+ccmds=("print 42" "print 5000000000" "print (char)65" "print (long)g_int" "print sizeof(struct flags)"
+       "print sizeof g_pt" "print sizeof(int *)" "print (struct node *)$addr" "print *(struct node *)$addr"
+       "print ((struct node *)$addr)->next" "print ((struct node *)$addr)->next->value"
+       "print (unsigned char)g_short" "print (enum color)5" "print/x (short)-1" "print -g_int"
+       "whatis (struct node *)$addr" "ptype (point_t *)0" "print (void *)0" "whatis sizeof(int)"
+       "print *(void *)0")
+cargs=()
+for c in "${ccmds[@]}"; do
+	cargs+=(-ex "$c")
+done
+sg -p "$pid" "${cargs[@]}"
+ok $([ -n "$addr" ]; echo $?) "the address of g_n1 from print g_head ($addr)"
+if have_gdb; then
+	gdb_batch "$pid" "${ccmds[@]}"
+	is "$(printf '%s\n' "$OUT" "$ERR" | sed '/^$/d')" "$GDB_OUT" "literals, casts, sizeof and minus match gdb"
+else
+	skip "gdb not installed"
 fi
 
 # Errors: one line each, as gdb words them.
