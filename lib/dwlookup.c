@@ -11,7 +11,9 @@
 #define MAX_NAMESPACE_DEPTH 8
 
 struct want {
-	const char *name;
+	const char *name;	/* the last component of a qualified name */
+	const char *scopes[MAX_NAMESPACE_DEPTH];	/* the components before it */
+	size_t nscopes;
 	int tag;		/* 0: a type of any tag with a plain name */
 	bool variable;
 	Dwarf_Die found;
@@ -34,19 +36,37 @@ static bool is_declaration(Dwarf_Die *die)
 	return decl;
 }
 
-/* Search the children of PARENT.  Returns true when a definition is found. */
-static bool search_children(Dwarf_Die *parent, struct want *w, int depth)
+static bool scope_tag(int tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+	       tag == DW_TAG_union_type;
+}
+
+/* Search the children of PARENT, whose qualified name matched the first
+   MATCHED scopes of W.  An unqualified name is looked for in every
+   namespace.  Returns true when a definition is found. */
+static bool search_children(Dwarf_Die *parent, struct want *w, size_t matched, int depth)
 {
 	Dwarf_Die child;
 	if (dwarf_child(parent, &child) != 0)
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_namespace && depth < MAX_NAMESPACE_DEPTH) {
-			if (search_children(&child, w, depth + 1))
+		if (scope_tag(tag) && depth < MAX_NAMESPACE_DEPTH) {
+			const char *sname = dwarf_diename(&child);
+			if (matched < w->nscopes) {
+				if (sname && !strcmp(sname, w->scopes[matched]) &&
+				    search_children(&child, w, matched + 1, depth + 1))
+					return true;
+			} else if (tag == DW_TAG_namespace && !w->nscopes &&
+				   search_children(&child, w, matched, depth + 1)) {
 				return true;
-			continue;
+			}
+			if (tag == DW_TAG_namespace)
+				continue;
 		}
+		if (matched < w->nscopes)
+			continue;
 		const char *name = dwarf_diename(&child);
 		if (!name || strcmp(name, w->name))
 			continue;
@@ -79,11 +99,39 @@ static bool search_module(struct sg_module *mod, struct want *w, Dwarf_Addr *bia
 	size_t hsize;
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
-		if (dwarf_offdie(dw, off + hsize, &cu) && search_children(&cu, w, 0))
+		if (dwarf_offdie(dw, off + hsize, &cu) && search_children(&cu, w, 0, 0))
 			return true;
 		off = next;
 	}
 	return false;
+}
+
+/* Split NAME ("ns::Klass::member") into W's scopes and last component, in
+   BUF (a copy).  "::" inside template arguments does not split.  */
+static bool split_name(const char *name, struct want *w, char *buf, size_t size)
+{
+	if (strlen(name) >= size)
+		return false;
+	strcpy(buf, name);
+	w->nscopes = 0;
+	char *start = buf;
+	int angle = 0;
+	for (char *p = buf; *p; p++) {
+		if (*p == '<')
+			angle++;
+		else if (*p == '>')
+			angle--;
+		else if (!angle && p[0] == ':' && p[1] == ':') {
+			if (w->nscopes == MAX_NAMESPACE_DEPTH)
+				return false;
+			*p = '\0';
+			w->scopes[w->nscopes++] = start;
+			start = p + 2;
+			p++;
+		}
+	}
+	w->name = start;
+	return true;
 }
 
 /* Search the executable first, then every other module.  */
@@ -110,7 +158,10 @@ static struct sg_module *search(struct sg_target *t, struct want *w, Dwarf_Addr 
 struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf_Die *type_ret,
 				    uint64_t *address_ret)
 {
-	struct want w = { .name = name, .variable = true };
+	struct want w = { .variable = true };
+	char buf[1024];
+	if (!split_name(name, &w, buf, sizeof(buf)))
+		return &sg_not_found;
 	Dwarf_Addr bias = 0;
 	if (!search(t, &w, &bias))
 		return &sg_not_found;
@@ -137,15 +188,18 @@ struct sg_error *sg_lookup_type(struct sg_target *t, const char *name, Dwarf_Die
 		{ "struct ", DW_TAG_structure_type }, { "class ", DW_TAG_class_type },
 		{ "union ", DW_TAG_union_type }, { "enum ", DW_TAG_enumeration_type },
 	};
-	struct want w = { .name = name };
+	struct want w = { 0 };
 	for (size_t i = 0; i < SG_ARRAY_SIZE(kinds); i++) {
 		size_t n = strlen(kinds[i].prefix);
 		if (!strncmp(name, kinds[i].prefix, n)) {
-			w.name = name + n;
+			name += n;
 			w.tag = kinds[i].tag;
 			break;
 		}
 	}
+	char buf[1024];
+	if (!split_name(name, &w, buf, sizeof(buf)))
+		return &sg_not_found;
 	Dwarf_Addr bias;
 	if (!search(t, &w, &bias))
 		return &sg_not_found;

@@ -53,6 +53,43 @@ static uint64_t type_size(Dwarf_Die *type)
 	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
 }
 
+static bool is_cplus(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	int lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+/* DIE's name with its C++ scopes ("ns::Derived"), into a new string; the
+   plain name in C.  NULL for an unnamed DIE.  */
+static char *qualified_name(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	if (!name)
+		return NULL;
+	if (!is_cplus(die))
+		return strdup(name);
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(die, &scopes);
+	struct sg_buf_lite b = { 0 };
+	/* scopes[0] is DIE; its parents follow, up to the unit.  */
+	for (int i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_namespace && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_class_type && tag != DW_TAG_union_type)
+			continue;
+		const char *sn = dwarf_diename(&scopes[i]);
+		lite_puts(&b, sn ? sn : "(anonymous namespace)");
+		lite_puts(&b, "::");
+	}
+	free(scopes);
+	lite_puts(&b, name);
+	return b.s;
+}
+
 static const char *tag_keyword(int tag)
 {
 	switch (tag) {
@@ -193,11 +230,13 @@ static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int 
 		break;
 	}
 	default: {
-		const char *name = type ? dwarf_diename(type) : "void";
+		char *qname = type && tag != DW_TAG_base_type ? qualified_name(type) : NULL;
+		const char *name = qname ? qname : type ? dwarf_diename(type) : "void";
 		if (tag == DW_TAG_base_type && name)
 			name = gdb_base_name(name);
 		lite_puts(b, tag_keyword(tag));
 		lite_puts(b, name ? name : "{...}");
+		free(qname);
 		if (*inner) {
 			lite_putc(b, ' ');
 			lite_puts(b, inner);
@@ -220,11 +259,12 @@ static void ptype_body(struct sg_target *t, Dwarf_Die *type, struct sg_buf_lite 
 	Dwarf_Die full;
 	sg_type_complete(t, type, &full);
 	int tag = dwarf_tag(&full);
-	const char *name = dwarf_diename(&full);
+	char *name = qualified_name(&full);
 	lite_puts(b, tag_keyword(tag));
 	if (name) {
 		lite_puts(b, name);
 		lite_putc(b, ' ');
+		free(name);
 	}
 	Dwarf_Die child;
 	if (tag == DW_TAG_enumeration_type) {
@@ -557,13 +597,62 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 	bool first = true;
 	if (dwarf_child(&full, &m) == 0) {
 		do {
-			if (dwarf_tag(&m) != DW_TAG_member)
+			int mtag = dwarf_tag(&m);
+			Dwarf_Attribute a;
+			if (mtag == DW_TAG_inheritance) {
+				/* A base class: <ns::Base> = {...}, at its offset.  */
+				Dwarf_Die bt;
+				Dwarf_Word off = 0;
+				if (!die_type(&m, &bt))
+					continue;
+				if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+					dwarf_formudata(&a, &off);
+				char *bn = qualified_name(&bt);
+				lite_puts(b, first ? "<" : ", <");
+				lite_puts(b, bn ? bn : "?");
+				lite_puts(b, "> = ");
+				free(bn);
+				first = false;
+				struct val bv = { .type = bt, .lvalue = v->lvalue, .address = v->address + off };
+				if (!v->lvalue)
+					bv.bits = v->bits >> (8 * off);
+				put_value(p, &bv, false, depth + 1, b);
+				continue;
+			}
+			bool is_static = mtag == DW_TAG_variable ||
+					 (mtag == DW_TAG_member && dwarf_attr(&m, DW_AT_external, &a) &&
+					  dwarf_attr(&m, DW_AT_declaration, &a));
+			if (is_static) {
+				/* A static member lives where its symbol is.  */
+				const char *name = dwarf_diename(&m);
+				Dwarf_Die mt;
+				char *q = qualified_name(&m);
+				struct sg_symbol sym;
+				struct sg_error *err = q ? sg_lookup_symbol(p->t, q, &sym) : &sg_not_found;
+				free(q);
+				if (!name || !die_type(&m, &mt)) {
+					sg_error_destroy(err);
+					continue;
+				}
+				lite_puts(b, first ? "static " : ", static ");
+				first = false;
+				lite_puts(b, name);
+				lite_puts(b, " = ");
+				if (err) {
+					sg_error_destroy(err);
+					lite_puts(b, "<optimized out>");
+				} else {
+					struct val sv = { .type = mt, .lvalue = true, .address = sym.address };
+					put_value(p, &sv, false, depth + 1, b);
+				}
+				continue;
+			}
+			if (mtag != DW_TAG_member)
 				continue;
 			const char *name = dwarf_diename(&m);
 			Dwarf_Die mt;
 			if (!die_type(&m, &mt))
 				continue;
-			Dwarf_Attribute a;
 			Dwarf_Word off = 0, bit_off = 0, bit_size = 0;
 			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
 				dwarf_formudata(&a, &off);
@@ -722,6 +811,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 				Dwarf_Sword ev;
 				if (dwarf_tag(&e) == DW_TAG_enumerator && dwarf_attr(&e, DW_AT_const_value, &a) &&
 				    dwarf_formsdata(&a, &ev) == 0 && (uint64_t)ev == raw) {
+					/* C++ names the enumerator in its scope: the enum's
+					   for an enum class, else the enclosing one's.  */
+					char *q = is_cplus(&full) ? qualified_name(&full) : NULL;
+					bool scoped = dwarf_attr(&full, DW_AT_enum_class, &a) != NULL;
+					if (q) {
+						char *cut = scoped ? NULL : strrchr(q, ':');
+						if (!scoped && cut)
+							cut[1] = '\0';
+						else if (!scoped)
+							q[0] = '\0';
+						lite_puts(b, q);
+						if (scoped)
+							lite_puts(b, "::");
+						free(q);
+					}
 					lite_puts(b, dwarf_diename(&e));
 					return;
 				}
@@ -804,6 +908,37 @@ static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, c
 				     struct val *ret);
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
+				    Dwarf_Die *type_ret, uint64_t *off_ret);
+
+/* NAME in the base classes of FULL, depth first, as C++ finds it.  */
+static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name, Dwarf_Die *type_ret,
+			  uint64_t *off_ret, int depth)
+{
+	Dwarf_Die m;
+	if (depth > MAX_TYPE_DEPTH || dwarf_child(full, &m) != 0)
+		return false;
+	do {
+		Dwarf_Die bt, bfull, st;
+		Dwarf_Attribute a;
+		Dwarf_Word off = 0;
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+			continue;
+		if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+			dwarf_formudata(&a, &off);
+		strip(&bt, &st);
+		sg_type_complete(t, &st, &bfull);
+		uint64_t inner;
+		struct sg_error *err = find_member(t, &bfull, name, type_ret, &inner);
+		if (!err) {
+			*off_ret = off + inner;
+			return true;
+		}
+		sg_error_destroy(err);
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
 				    Dwarf_Die *type_ret, uint64_t *off_ret)
 {
 	Dwarf_Die full, m;
@@ -823,6 +958,8 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 			return NULL;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
+	if (find_in_bases(t, &full, name, type_ret, off_ret, 0))
+		return NULL;
 	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
 }
 

@@ -1,0 +1,31 @@
+#!/bin/bash
+# print, ptype and whatis on C++ objects, against gdb: base classes, the
+# vtable pointer, static members, qualified names, enum classes.
+. "$top_srcdir/tests/test-subr.sh"
+
+start_fixture "$FIXTURES/sg-cxx" || exit 1
+pid=$FIXTURE_PID
+
+cmds=('print g_derived' 'print g_plain' 'print g_base' 'print *g_base' 'print g_mode'
+      'print g_color' 'print g_level' 'print g_flag' 'print g_derived.b' 'print g_derived.m'
+      'print g_derived.d' 'print g_base->b' 'whatis g_derived' 'whatis g_base' 'whatis g_mode'
+      'ptype ns::Plain' 'ptype g_plain' 'print sizeof(ns::Derived)' 'print sizeof(ns::Plain)'
+      'print/x g_derived.d')
+args=()
+for c in "${cmds[@]}"; do
+	args+=(-ex "$c")
+done
+sg -p "$pid" "${args[@]}"
+ok $STATUS "all commands succeed${ERR:+: $ERR}"
+like "$OUT" '^\$1 = \{<ns::Base> = \{_vptr\.Base = 0x[0-9a-f]+ <vtable for ns::Derived\+16>, b = 1\}, <ns::Mixin> = \{m = 5\}, d = 2, static count = 3\}$' \
+	"a derived object: bases, vtable pointer, static member"
+if have_gdb; then
+	gdb_batch "$pid" "${cmds[@]}"
+	is "$OUT" "$GDB_OUT" "C++ print, ptype and whatis match gdb line for line"
+else
+	skip "gdb not installed"
+fi
+sg -p "$pid" -ex 'print g_derived.nosuch'
+is "$ERR" "There is no member named nosuch." "an unknown member, bases searched too"
+check_running "$pid" "target runs"
+done_testing
