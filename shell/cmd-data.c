@@ -904,6 +904,7 @@ static void skip_ws(struct expr *e)
 }
 
 static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
+static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec);
 static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
 				     struct val *ret);
 
@@ -1082,12 +1083,22 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 		char *end;
 		errno = 0;
 		unsigned long long v = strtoull(e->p, &end, 0);
+		bool is_unsigned = false, is_long = false;
+		for (; *end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'; end++) {
+			if (*end == 'u' || *end == 'U')
+				is_unsigned = true;
+			else
+				is_long = true;
+		}
 		if (errno || isalpha((unsigned char)*end) || *end == '_')
 			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
 					       (int)strcspn(e->p, " )"), e->p);
 		e->p = end;
-		/* gdb types a literal as int when it fits, else long.  */
-		return integer_value(e, v <= INT32_MAX ? "int" : "long int", v, ret);
+		/* gdb types a literal as int when it fits, else long; suffixes
+		   as in C.  */
+		is_long |= v > (is_unsigned ? UINT32_MAX : INT32_MAX);
+		return integer_value(e, is_long ? (is_unsigned ? "long unsigned int" : "long int")
+						: (is_unsigned ? "unsigned int" : "int"), v, ret);
 	}
 	if (!strncmp(e->p, "sizeof", 6) && !isalnum((unsigned char)e->p[6]) && e->p[6] != '_') {
 		e->p += 6;
@@ -1135,7 +1146,7 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 			ret->ptr_depth = stars;
 			return NULL;
 		}
-		struct sg_error *err = parse_unary(e, ret);
+		struct sg_error *err = parse_binary(e, ret, 1);
 		if (err)
 			return err;
 		skip_ws(e);
@@ -1282,10 +1293,148 @@ static struct sg_error *parse_unary(struct expr *e, struct xval *x)
 	return parse_postfix(e, x);
 }
 
+/* Binary operators by precedence, C's, highest last.  */
+static const struct binop {
+	const char *op;
+	int prec;
+} binops[] = {
+	{ "||", 1 }, { "&&", 2 }, { "|", 3 }, { "^", 4 }, { "&", 5 }, { "==", 6 }, { "!=", 6 },
+	{ "<=", 7 }, { ">=", 7 }, { "<<", 8 }, { ">>", 8 }, { "<", 7 }, { ">", 7 }, { "+", 9 },
+	{ "-", 9 }, { "*", 10 }, { "/", 10 }, { "%", 10 },
+};
+
+static const struct binop *peek_binop(struct expr *e)
+{
+	skip_ws(e);
+	if (e->p[0] == '-' && e->p[1] == '>')
+		return NULL;
+	const struct binop *best = NULL;
+	for (size_t i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+		size_t n = strlen(binops[i].op);
+		if (!strncmp(e->p, binops[i].op, n) && (!best || n > strlen(best->op)))
+			best = &binops[i];
+	}
+	return best;
+}
+
+/* Size, signedness and whether X is a pointer (for arithmetic).  */
+static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t *elem_size)
+{
+	*elem_size = 0;
+	if (x->ptr_depth) {
+		*size = 8;
+		*is_signed = false;
+		*elem_size = x->ptr_depth > 1 || x->void_base ? (x->void_base && x->ptr_depth == 1 ? 1 : 8)
+							      : type_size(&x->v.type);
+		return true;
+	}
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	*size = type_size(&t);
+	*is_signed = false;
+	if (tag == DW_TAG_pointer_type) {
+		Dwarf_Die target;
+		*elem_size = die_type(&t, &target) ? type_size(&target) : 1;
+		return true;
+	}
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	*is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	return false;
+}
+
+static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
+{
+	uint64_t a, b;
+	struct sg_error *err = integer_of(e, l, &a);
+	if (!err)
+		err = integer_of(e, r, &b);
+	if (err)
+		return err;
+	uint64_t lsize, rsize, lelem, relem;
+	bool lsigned, rsigned;
+	bool lptr = arith_info(l, &lsize, &lsigned, &lelem);
+	bool rptr = arith_info(r, &rsize, &rsigned, &relem);
+	bool cmp = strchr("<>=!", op[0]) && strcmp(op, "<<") && strcmp(op, ">>");
+	bool logic = !strcmp(op, "&&") || !strcmp(op, "||");
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+	uint64_t v;
+	if (lptr && !rptr && (op[0] == '+' || op[0] == '-') && !op[1]) {
+		/* Pointer arithmetic: scaled by the element size.  */
+		v = op[0] == '+' ? a + b * lelem : a - b * lelem;
+		if (l->ptr_depth) {
+			l->v.bits = v;
+		} else {
+			l->v.lvalue = false;
+			l->v.bits = v;
+		}
+		return NULL;
+	}
+	if (lptr && rptr && !strcmp(op, "-")) {
+		v = lelem ? (uint64_t)((sa - sb) / (int64_t)lelem) : 0;
+		return integer_value(e, "long int", v, l);
+	}
+	if ((op[0] == '/' || op[0] == '%') && b == 0)
+		return sg_error_create(SG_ERROR_USAGE, "Division by zero");
+	/* C's conversions, simplified: the wider operand wins; at equal
+	   width, unsigned wins.  */
+	bool is_signed = lsize == rsize ? lsigned && rsigned : lsize > rsize ? lsigned : rsigned;
+	if (!strcmp(op, "+")) v = a + b;
+	else if (!strcmp(op, "-")) v = a - b;
+	else if (!strcmp(op, "*")) v = a * b;
+	else if (!strcmp(op, "/")) v = is_signed ? (uint64_t)(sa / sb) : a / b;
+	else if (!strcmp(op, "%")) v = is_signed ? (uint64_t)(sa % sb) : a % b;
+	else if (!strcmp(op, "<<")) v = b >= 64 ? 0 : a << b;
+	else if (!strcmp(op, ">>")) v = b >= 64 ? 0 : is_signed ? (uint64_t)(sa >> b) : a >> b;
+	else if (!strcmp(op, "&")) v = a & b;
+	else if (!strcmp(op, "|")) v = a | b;
+	else if (!strcmp(op, "^")) v = a ^ b;
+	else if (!strcmp(op, "&&")) v = a && b;
+	else if (!strcmp(op, "||")) v = a || b;
+	else if (!strcmp(op, "==")) v = a == b;
+	else if (!strcmp(op, "!=")) v = a != b;
+	else if (!strcmp(op, "<")) v = is_signed ? sa < sb : a < b;
+	else if (!strcmp(op, "<=")) v = is_signed ? sa <= sb : a <= b;
+	else if (!strcmp(op, ">")) v = is_signed ? sa > sb : a > b;
+	else v = is_signed ? sa >= sb : a >= b;
+	if (cmp || logic)
+		return integer_value(e, "int", v, l);
+	/* The wider operand's type; ints at least.  */
+	struct xval *wide = rsize > lsize ? r : l;
+	if ((lsize < 4 && rsize < 4) || lptr || rptr)
+		return integer_value(e, "int", v, l);
+	Dwarf_Die type = wide->v.type;
+	memset(l, 0, sizeof(*l));
+	l->v.type = type;
+	l->v.bits = v;
+	return NULL;
+}
+
+static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec)
+{
+	struct sg_error *err = parse_unary(e, x);
+	if (err)
+		return err;
+	for (;;) {
+		const struct binop *op = peek_binop(e);
+		if (!op || op->prec < min_prec)
+			return NULL;
+		e->p += strlen(op->op);
+		struct xval rhs;
+		if ((err = parse_binary(e, &rhs, op->prec + 1)))
+			return err;
+		if ((err = apply_binop(e, op->op, x, &rhs)))
+			return err;
+	}
+}
+
 static struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
 {
 	struct expr e = { sh, t, text };
-	struct sg_error *err = parse_unary(&e, x);
+	struct sg_error *err = parse_binary(&e, x, 1);
 	if (err)
 		return err;
 	skip_ws(&e);

@@ -54,6 +54,24 @@ else
 	skip "gdb not installed"
 fi
 
+# Binary operators: arithmetic, pointer arithmetic, comparisons, logic.
+acmds=("print g_int + 1" "print g_int * 2 == 84" "print g_arr[1] + g_arr[2]" "print g_ip + 1"
+       "print (g_int - 2) / 8" "print g_short * 3" "print g_uint + 1" "print g_long - 1" "print 7 % 3"
+       "print 1 << 4" "print g_int > 40 && g_short < 0" "print &g_arr[2] - &g_arr[0]"
+       "print g_pts[1].x + g_pt.y * 2" "print (g_int + 8) * -1" "print -1 > 0u" "print g_uchar + g_char"
+       "print 10 / 0")
+aargs=()
+for c in "${acmds[@]}"; do
+	aargs+=(-ex "$c")
+done
+sg -p "$pid" "${aargs[@]}"
+if have_gdb; then
+	gdb_batch "$pid" "${acmds[@]}"
+	is "$(printf '%s\n' "$OUT" "$ERR" | sed '/^$/d')" "$GDB_OUT" "binary operators match gdb"
+else
+	skip "gdb not installed"
+fi
+
 # Errors: one line each, as gdb words them.
 sg -p "$pid" -ex 'print *g_bad'
 is "$ERR" "Cannot access memory at address 0x10" "a garbage pointer dereferenced"
