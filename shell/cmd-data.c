@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -453,6 +454,7 @@ struct printer {
 	struct sg_target *t;
 	size_t limit;		/* print elements */
 	char fmt;		/* 0, or print/FMT */
+	bool raw;		/* print/r: no typed readers */
 };
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
@@ -750,6 +752,90 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 	lite_putc(b, '}');
 }
 
+/* ---- typed readers ---- */
+
+struct reader_find {
+	const char *name;
+	const struct sg_registry_entry *found;
+};
+
+static int match_reader(const struct sg_registry_entry *e, void *arg)
+{
+	struct reader_find *f = arg;
+	if (e->pattern && fnmatch(e->pattern, f->name, 0) == 0) {
+		f->found = e;
+		return SG_CB_ABORT;
+	}
+	return SG_CB_OK;
+}
+
+struct child_print {
+	struct printer *p;
+	int depth;
+	struct sg_buf_lite *b;
+	size_t n;
+};
+
+static int print_child(const char *name, struct sg_value *child, void *arg)
+{
+	struct child_print *c = arg;
+	if (c->n == c->p->limit) {
+		/* One past the limit: there is more, as gdb's "..." says.  */
+		lite_puts(c->b, "...");
+		return SG_CB_ABORT;
+	}
+	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
+	lite_puts(c->b, c->n++ ? ", " : "");
+	put_value(c->p, &cv, false, c->depth + 1, c->b);
+	return SG_CB_OK;
+}
+
+/* Print V with the typed reader registered for its type, if any, as gdb's
+   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}". */
+static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			    struct sg_buf_lite *b)
+{
+	char *name = sg_type_qualified_name(type);
+	if (!name)
+		return false;
+	struct reader_find f = { .name = name };
+	sg_registry_foreach(p->sh->session, SG_REGISTRY_READER, match_reader, &f);
+	free(name);
+	if (!f.found)
+		return false;
+	const struct sg_reader_ops *ops = f.found->ops;
+	struct sg_value *value;
+	if (sg_value_at(p->t, &v->type, v->address, &value))
+		return false;
+	char *summary = NULL;
+	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, f.found->arg)
+					    : NULL;
+	if (err) {
+		put_error(err, b);
+		sg_value_destroy(value);
+		return true;
+	}
+	if (summary)
+		lite_puts(b, summary);
+	free(summary);
+	if (ops->children && ops->hint != SG_HINT_STRING) {
+		struct sg_buf_lite kids = { 0 };
+		struct child_print c = { p, depth, &kids, 0 };
+		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, f.found->arg);
+		if (err) {
+			lite_puts(b, " = ");
+			put_error(err, b);
+		} else if (c.n) {
+			lite_puts(b, " = {");
+			lite_puts(b, kids.s);
+			lite_putc(b, '}');
+		}
+		free(kids.s);
+	}
+	sg_value_destroy(value);
+	return true;
+}
+
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b)
 {
@@ -766,6 +852,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
+		if (!p->raw && v->lvalue && put_with_reader(p, &t, v, depth, b))
+			return;
 		put_aggregate(p, &t, v, depth, b);
 		return;
 	case DW_TAG_array_type:
@@ -1456,9 +1544,9 @@ static char *xval_type(struct xval *x)
 /* TOP: a value printed by itself, whose pointers show their type, as in
    print; info locals shows them bare.  */
 static struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
-				     bool top, char **ret)
+				     bool raw, bool top, char **ret)
 {
-	struct printer p = { sh, t, sg_setting_uint(sh->session, "print elements", 200), fmt };
+	struct printer p = { sh, t, sg_setting_uint(sh->session, "print elements", 200), fmt, raw };
 	if (p.limit == 0 || p.limit > 1000000)
 		p.limit = 1000000;
 	struct sg_buf_lite b = { 0 };
@@ -1501,14 +1589,17 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 	return NULL;
 }
 
-static struct sg_error *parse_format(const char **args, char *fmt)
+static struct sg_error *parse_format(const char **args, char *fmt, bool *raw)
 {
 	*fmt = 0;
+	*raw = false;
 	if (**args != '/')
 		return NULL;
 	const char *a = *args + 1;
 	for (; *a && !isspace((unsigned char)*a); a++) {
-		if (strchr("xduo", *a))
+		if (*a == 'r')
+			*raw = true;
+		else if (strchr("xduo", *a))
 			*fmt = *a;
 		else
 			return sg_error_format(SG_ERROR_USAGE, "Undefined output format \"%c\".", *a);
@@ -1523,7 +1614,8 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 				 struct shell *sh, bool history)
 {
 	char fmt;
-	struct sg_error *err = parse_format(&args, &fmt);
+	bool raw;
+	struct sg_error *err = parse_format(&args, &fmt, &raw);
 	if (err)
 		return err;
 	if (!*args)
@@ -1533,7 +1625,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	if ((err = eval(sh, t, args, &x)))
 		return err;
 	char *text;
-	if ((err = format_value(sh, t, &x, fmt, true, &text)))
+	if ((err = format_value(sh, t, &x, fmt, raw, true, &text)))
 		return err;
 	char *type = xval_type(&x);
 	if (history)
@@ -1726,7 +1818,7 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		text = strdup("<optimized out>");
 	} else {
 		struct xval x = { .v = v };
-		err = format_value(sh, fc->t, &x, 0, false, &text);
+		err = format_value(sh, fc->t, &x, 0, false, false, &text);
 		if (err) {
 			text = fault_text(err);
 			sg_error_destroy(err);
@@ -1961,7 +2053,7 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 				text = strdup("<optimized out>");
 			} else {
 				struct xval x = { .v = v };
-				if ((err = format_value(sh, fs.fc.t, &x, 0, false, &text))) {
+				if ((err = format_value(sh, fs.fc.t, &x, 0, false, false, &text))) {
 					text = fault_text(err);
 					sg_error_destroy(err);
 				}

@@ -13,6 +13,7 @@
 #include <spyglass/unwind.h>
 #include <spyglass/dwarf.h>
 #include <spyglass/type.h>
+#include <spyglass/value.h>
 #include <spyglass/plugin.h>
 
 #define SG_VERSION_STRING "0.1.0"

@@ -1,0 +1,46 @@
+/* Values, for typed readers: an object of a DWARF type at a target address.
+
+   Readers (registry.h) receive values and build others from them: a member
+   (found through base classes), a pointer's target, an array element.  All
+   reads go through the target and are bounded by the caller.  */
+#ifndef SPYGLASS_VALUE_H
+#define SPYGLASS_VALUE_H
+
+#include <spyglass/common.h>
+#include <elfutils/libdw.h>
+
+SG_BEGIN_DECLS
+
+struct sg_value;
+
+/* A new value of TYPE at ADDRESS; free it with sg_value_destroy().  */
+SG_PUBLIC struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type,
+				       uint64_t address, struct sg_value **ret);
+SG_PUBLIC void sg_value_destroy(struct sg_value *value);
+
+SG_PUBLIC struct sg_target *sg_value_target(const struct sg_value *value);
+/* The value's type as declared (typedefs and qualifiers kept).  */
+SG_PUBLIC const Dwarf_Die *sg_value_type(const struct sg_value *value);
+SG_PUBLIC uint64_t sg_value_address(const struct sg_value *value);
+
+/* The member NAME, searched in the class and then its bases.  */
+SG_PUBLIC struct sg_error *sg_value_member(const struct sg_value *value, const char *name,
+					   struct sg_value **ret);
+/* A scalar (integer, pointer, enum, bool) of at most 8 bytes, zero-extended. */
+SG_PUBLIC struct sg_error *sg_value_read_uint(const struct sg_value *value, uint64_t *ret);
+/* The type of template argument N (from 0) of the value's class.  */
+SG_PUBLIC struct sg_error *sg_value_template_type(const struct sg_value *value, unsigned n,
+						  Dwarf_Die *ret);
+
+/* TYPE without typedefs and qualifiers, into *RET.  */
+SG_PUBLIC void sg_type_strip(const Dwarf_Die *type, Dwarf_Die *ret);
+/* The size of TYPE in bytes, 0 if unknown.  */
+SG_PUBLIC uint64_t sg_type_size(const Dwarf_Die *type);
+/* TYPE's name with its C++ scopes and template arguments as DWARF spells
+   them ("std::vector<int, std::allocator<int> >"), new string; NULL when
+   unnamed.  */
+SG_PUBLIC char *sg_type_qualified_name(const Dwarf_Die *type);
+
+SG_END_DECLS
+
+#endif

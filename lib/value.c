@@ -1,0 +1,171 @@
+/* Values for typed readers: a DWARF type at a target address, members
+   found through base classes, template arguments.  */
+#include <config.h>
+#include "internal.h"
+
+#include <dwarf.h>
+#include <inttypes.h>
+
+#define MAX_TYPE_DEPTH 32
+
+struct sg_value {
+	struct sg_target *target;
+	Dwarf_Die type;
+	uint64_t address;
+};
+
+struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type, uint64_t address,
+			     struct sg_value **ret)
+{
+	struct sg_value *v = malloc(sizeof(*v));
+	if (!v)
+		return &sg_enomem;
+	v->target = target;
+	v->type = *type;
+	v->address = address;
+	*ret = v;
+	return NULL;
+}
+
+void sg_value_destroy(struct sg_value *v) { free(v); }
+struct sg_target *sg_value_target(const struct sg_value *v) { return v->target; }
+const Dwarf_Die *sg_value_type(const struct sg_value *v) { return &v->type; }
+uint64_t sg_value_address(const struct sg_value *v) { return v->address; }
+
+static bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, ret);
+}
+
+void sg_type_strip(const Dwarf_Die *type, Dwarf_Die *ret)
+{
+	*ret = *type;
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(ret);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
+			return;
+		Dwarf_Die next;
+		if (!die_type(ret, &next))
+			return;
+		*ret = next;
+	}
+}
+
+uint64_t sg_type_size(const Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	sg_type_strip(type, &t);
+	Dwarf_Word size;
+	if (dwarf_aggregate_size(&t, &size) == 0)
+		return size;
+	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
+}
+
+char *sg_type_qualified_name(const Dwarf_Die *type)
+{
+	Dwarf_Die die = *type;
+	const char *name = dwarf_diename(&die);
+	if (!name)
+		return NULL;
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(&die, &scopes);
+	struct sg_buf b;
+	sg_buf_init(&b);
+	for (int i = n - 1; i >= 1; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_namespace && tag != DW_TAG_structure_type &&
+		    tag != DW_TAG_class_type && tag != DW_TAG_union_type)
+			continue;
+		const char *sn = dwarf_diename(&scopes[i]);
+		sg_buf_puts(&b, sn ? sn : "(anonymous namespace)");
+		sg_buf_puts(&b, "::");
+	}
+	free(scopes);
+	sg_buf_puts(&b, name);
+	return sg_buf_steal(&b);
+}
+
+/* NAME in the class TYPE or, depth first, its bases; *OFF_RET is its offset. */
+static bool find_member(struct sg_target *t, Dwarf_Die *type, const char *name, Dwarf_Die *type_ret,
+			uint64_t *off_ret, int depth)
+{
+	Dwarf_Die st, full, m;
+	if (depth > MAX_TYPE_DEPTH)
+		return false;
+	sg_type_strip(type, &st);
+	sg_type_complete(t, &st, &full);
+	if (dwarf_child(&full, &m) != 0)
+		return false;
+	/* Own members first, then the bases.  */
+	for (int pass = 0; pass < 2; pass++) {
+		Dwarf_Die c = m;
+		do {
+			int tag = dwarf_tag(&c);
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0;
+			Dwarf_Die mt;
+			if (dwarf_attr(&c, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &off);
+			if (pass == 0 && tag == DW_TAG_member) {
+				const char *n = dwarf_diename(&c);
+				if (n && !strcmp(n, name) && die_type(&c, type_ret)) {
+					*off_ret = off;
+					return true;
+				}
+			} else if (pass == 1 && tag == DW_TAG_inheritance && die_type(&c, &mt)) {
+				uint64_t inner;
+				if (find_member(t, &mt, name, type_ret, &inner, depth + 1)) {
+					*off_ret = off + inner;
+					return true;
+				}
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return false;
+}
+
+struct sg_error *sg_value_member(const struct sg_value *v, const char *name, struct sg_value **ret)
+{
+	Dwarf_Die mt;
+	uint64_t off;
+	if (!find_member(v->target, (Dwarf_Die *)&v->type, name, &mt, &off, 0)) {
+		char *tn = sg_type_qualified_name(&v->type);
+		struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP, "%s has no member %s",
+						       tn ? tn : "the type", name);
+		free(tn);
+		return err;
+	}
+	return sg_value_at(v->target, &mt, v->address + off, ret);
+}
+
+struct sg_error *sg_value_read_uint(const struct sg_value *v, uint64_t *ret)
+{
+	uint64_t size = sg_type_size(&v->type), x = 0;
+	if (size == 0 || size > 8)
+		return sg_error_format(SG_ERROR_BAD_DATA, "not a scalar of at most 8 bytes (%" PRIu64 ")",
+				       size);
+	struct sg_error *err = sg_target_read(v->target, v->address, &x, size);
+	if (!err)
+		*ret = x;
+	return err;
+}
+
+struct sg_error *sg_value_template_type(const struct sg_value *v, unsigned n, Dwarf_Die *ret)
+{
+	Dwarf_Die st, full, c;
+	sg_type_strip(&v->type, &st);
+	sg_type_complete(v->target, &st, &full);
+	unsigned i = 0;
+	if (dwarf_child(&full, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_template_type_parameter)
+				continue;
+			if (i++ == n)
+				return die_type(&c, ret) ? NULL
+					: sg_error_create(SG_ERROR_BAD_DATA, "template argument without a type");
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	return sg_error_format(SG_ERROR_LOOKUP, "no template argument %u", n);
+}
