@@ -87,20 +87,26 @@ char *sg_type_qualified_name(const Dwarf_Die *type)
 	return sg_buf_steal(&b);
 }
 
-/* NAME in the class TYPE or, depth first, its bases; *OFF_RET is its offset. */
+/* NAME in the class TYPE or its bases, nearest first (breadth first: a
+   member of a nearer base hides one further up, as in C++ lookup; this
+   finds std::tuple's first element before its later ones).  *OFF_RET is
+   its offset.  */
+#define MAX_BASES 64
 static bool find_member(struct sg_target *t, Dwarf_Die *type, const char *name, Dwarf_Die *type_ret,
 			uint64_t *off_ret, int depth)
 {
-	Dwarf_Die st, full, m;
-	if (depth > MAX_TYPE_DEPTH)
-		return false;
-	sg_type_strip(type, &st);
-	sg_type_complete(t, &st, &full);
-	if (dwarf_child(&full, &m) != 0)
-		return false;
-	/* Own members first, then the bases.  */
-	for (int pass = 0; pass < 2; pass++) {
-		Dwarf_Die c = m;
+	struct { Dwarf_Die type; uint64_t off; } queue[MAX_BASES];
+	size_t head = 0, tail = 0;
+	queue[tail].type = *type;
+	queue[tail++].off = 0;
+	(void)depth;
+	while (head < tail) {
+		Dwarf_Die st, full, c;
+		uint64_t base_off = queue[head].off;
+		sg_type_strip(&queue[head++].type, &st);
+		sg_type_complete(t, &st, &full);
+		if (dwarf_child(&full, &c) != 0)
+			continue;
 		do {
 			int tag = dwarf_tag(&c);
 			Dwarf_Attribute a;
@@ -108,18 +114,15 @@ static bool find_member(struct sg_target *t, Dwarf_Die *type, const char *name, 
 			Dwarf_Die mt;
 			if (dwarf_attr(&c, DW_AT_data_member_location, &a))
 				dwarf_formudata(&a, &off);
-			if (pass == 0 && tag == DW_TAG_member) {
+			if (tag == DW_TAG_member) {
 				const char *n = dwarf_diename(&c);
 				if (n && !strcmp(n, name) && die_type(&c, type_ret)) {
-					*off_ret = off;
+					*off_ret = base_off + off;
 					return true;
 				}
-			} else if (pass == 1 && tag == DW_TAG_inheritance && die_type(&c, &mt)) {
-				uint64_t inner;
-				if (find_member(t, &mt, name, type_ret, &inner, depth + 1)) {
-					*off_ret = off + inner;
-					return true;
-				}
+			} else if (tag == DW_TAG_inheritance && die_type(&c, &mt) && tail < MAX_BASES) {
+				queue[tail].type = mt;
+				queue[tail++].off = base_off + off;
 			}
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}

@@ -774,6 +774,7 @@ struct child_print {
 	int depth;
 	struct sg_buf_lite *b;
 	size_t n;
+	bool named;
 };
 
 static int print_child(const char *name, struct sg_value *child, void *arg)
@@ -786,6 +787,11 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 	}
 	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
 	lite_puts(c->b, c->n++ ? ", " : "");
+	if (c->named && name) {
+		/* No display hint: gdb prints "name = value".  */
+		lite_puts(c->b, name);
+		lite_puts(c->b, " = ");
+	}
 	put_value(c->p, &cv, false, c->depth + 1, c->b);
 	return SG_CB_OK;
 }
@@ -820,7 +826,7 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	free(summary);
 	if (ops->children && ops->hint != SG_HINT_STRING) {
 		struct sg_buf_lite kids = { 0 };
-		struct child_print c = { p, depth, &kids, 0 };
+		struct child_print c = { p, depth, &kids, 0, ops->hint == SG_HINT_NONE };
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, f.found->arg);
 		if (err) {
 			lite_puts(b, " = ");

@@ -2,8 +2,10 @@
    libstdc++ printers print.  Member names come from the program's DWARF
    (through base classes), not from offsets compiled in here.
 
-   This first part covers std::string (the C++11 ABI) and std::vector;
-   the other containers follow the same pattern.  */
+   So far: std::string (the C++11 ABI), std::vector, std::list, std::set,
+   std::unique_ptr, std::shared_ptr and std::weak_ptr; the other containers
+   follow the same pattern.  Every walk is bounded by the container's own
+   count, so cyclic or garbage links end it.  */
 #define _GNU_SOURCE	/* asprintf */
 #include <spyglass/spyglass.h>
 
@@ -179,6 +181,313 @@ static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
 	return NULL;
 }
 
+/* ---- std::list ---- */
+
+/* The size of a named type of the program, for node layouts.  */
+static uint64_t named_size(struct sg_target *t, const char *name)
+{
+	Dwarf_Die d;
+	struct sg_error *err = sg_lookup_type(t, name, &d);
+	if (err) {
+		sg_error_destroy(err);
+		return 0;
+	}
+	return sg_type_size(&d);
+}
+
+struct list {
+	uint64_t head, first, count;
+	uint64_t value_off;	/* the value after the node's two links */
+	Dwarf_Die elem;
+};
+
+static struct sg_error *list_read(const struct sg_value *v, struct list *l)
+{
+	static const char *const next[] = { "_M_impl", "_M_node", "_M_next", NULL };
+	static const char *const size[] = { "_M_impl", "_M_node", "_M_size", NULL };
+	struct sg_value *node;
+	struct sg_error *err = sg_value_member(v, "_M_impl", &node);
+	if (err)
+		return err;
+	struct sg_value *hdr;
+	err = sg_value_member(node, "_M_node", &hdr);
+	sg_value_destroy(node);
+	if (err)
+		return err;
+	l->head = sg_value_address(hdr);
+	sg_value_destroy(hdr);
+	if ((err = read_path(v, next, &l->first)) || (err = read_path(v, size, &l->count)) ||
+	    (err = sg_value_template_type(v, 0, &l->elem)))
+		return err;
+	l->value_off = named_size(sg_value_target(v), "std::__detail::_List_node_base");
+	if (!l->value_off)
+		return sg_error_create(SG_ERROR_LOOKUP, "no std::__detail::_List_node_base in the DWARF");
+	if (l->count > MAX_SANE_COUNT)
+		return sg_error_format(SG_ERROR_BAD_DATA, "std::list of %" PRIu64 " elements is not sane",
+				       l->count);
+	return NULL;
+}
+
+static struct sg_error *list_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     char **ret, void *arg SG_UNUSED)
+{
+	struct list l;
+	struct sg_error *err = list_read(v, &l);
+	if (err)
+		return err;
+	*ret = strdup(l.first == l.head ? "empty std::__cxx11::list" : "std::__cxx11::list");
+	return *ret ? NULL : &sg_enomem;
+}
+
+static struct sg_error *list_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      size_t limit,
+				      int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				      void *fn_arg, void *arg SG_UNUSED)
+{
+	struct list l;
+	struct sg_error *err = list_read(v, &l);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	uint64_t node = l.first;
+	/* The count bounds the walk, so a cyclic list ends too.  */
+	for (uint64_t i = 0; node != l.head && i < limit && i <= l.count; i++) {
+		if (i == l.count)
+			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
+		struct sg_value *child;
+		if ((err = sg_value_at(t, &l.elem, node + l.value_off, &child)))
+			return err;
+		char name[32];
+		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+		int r = fn(name, child, fn_arg);
+		sg_value_destroy(child);
+		if (r != SG_CB_OK)
+			break;
+		if ((err = sg_target_read_u64(t, node, &node)))
+			return err;
+	}
+	return NULL;
+}
+
+/* ---- std::set (a red-black tree) ---- */
+
+struct tree {
+	uint64_t header, leftmost, count;
+	uint64_t value_off;	/* after color, parent, left, right */
+	Dwarf_Die elem;
+};
+
+static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
+{
+	static const char *const left[] = { "_M_t", "_M_impl", "_M_header", "_M_left", NULL };
+	static const char *const count[] = { "_M_t", "_M_impl", "_M_node_count", NULL };
+	static const char *const hdr[] = { "_M_t", "_M_impl", "_M_header", NULL };
+	struct sg_value *cur = NULL;
+	const struct sg_value *at = v;
+	struct sg_error *err = NULL;
+	for (size_t i = 0; hdr[i] && !err; i++) {
+		struct sg_value *next;
+		if (!(err = sg_value_member(at, hdr[i], &next))) {
+			sg_value_destroy(cur);
+			at = cur = next;
+		}
+	}
+	if (err)
+		return err;
+	tr->header = sg_value_address(cur);
+	tr->value_off = sg_type_size(sg_value_type(cur));
+	sg_value_destroy(cur);
+	if ((err = read_path(v, left, &tr->leftmost)) || (err = read_path(v, count, &tr->count)) ||
+	    (err = sg_value_template_type(v, 0, &tr->elem)))
+		return err;
+	if (tr->count > MAX_SANE_COUNT || !tr->value_off)
+		return sg_error_format(SG_ERROR_BAD_DATA, "red-black tree of %" PRIu64 " nodes is not sane",
+				       tr->count);
+	return NULL;
+}
+
+/* The in-order successor of NODE: the leftmost of its right subtree, or
+   the first ancestor it is left of.  */
+static struct sg_error *tree_next(struct sg_target *t, uint64_t node, uint64_t *ret)
+{
+	uint64_t links[3];	/* parent, left, right after the color word */
+	struct sg_error *err = sg_target_read(t, node + 8, links, sizeof(links));
+	if (err)
+		return err;
+	if (links[2]) {
+		node = links[2];
+		for (int i = 0; i < 64; i++) {
+			uint64_t l;
+			if ((err = sg_target_read_u64(t, node + 16, &l)))
+				return err;
+			if (!l)
+				break;
+			node = l;
+		}
+		*ret = node;
+		return NULL;
+	}
+	uint64_t parent = links[0];
+	for (int i = 0; i < 64; i++) {
+		uint64_t pl[3];
+		if ((err = sg_target_read(t, parent + 8, pl, sizeof(pl))))
+			return err;
+		if (pl[2] != node)
+			break;
+		node = parent;
+		parent = pl[0];
+	}
+	*ret = parent;
+	return NULL;
+}
+
+static struct sg_error *set_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				    char **ret, void *arg SG_UNUSED)
+{
+	struct tree tr;
+	struct sg_error *err = tree_read(v, &tr);
+	if (err)
+		return err;
+	if (asprintf(ret, "std::set with %" PRIu64 " element%s", tr.count, tr.count == 1 ? "" : "s") < 0)
+		return &sg_enomem;
+	return NULL;
+}
+
+static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     size_t limit,
+				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     void *fn_arg, void *arg SG_UNUSED)
+{
+	struct tree tr;
+	struct sg_error *err = tree_read(v, &tr);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	uint64_t node = tr.leftmost;
+	/* At most COUNT nodes: a cyclic tree cannot keep us here.  */
+	for (uint64_t i = 0; i < tr.count && i < limit && node != tr.header; i++) {
+		struct sg_value *child;
+		if ((err = sg_value_at(t, &tr.elem, node + tr.value_off, &child)))
+			return err;
+		char name[32];
+		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+		int r = fn(name, child, fn_arg);
+		sg_value_destroy(child);
+		if (r != SG_CB_OK)
+			break;
+		if ((err = tree_next(t, node, &node)))
+			return err;
+	}
+	return NULL;
+}
+
+/* ---- smart pointers ---- */
+
+/* "std::unique_ptr<int>": the template's name with its first argument, as
+   gdb's printers write it.  */
+static char *with_arg(const char *template_name, const struct sg_value *v)
+{
+	Dwarf_Die arg;
+	struct sg_error *err = sg_value_template_type(v, 0, &arg);
+	char *an = err ? NULL : sg_type_qualified_name(&arg);
+	sg_error_destroy(err);
+	char *s;
+	if (asprintf(&s, "%s<%s>", template_name, an ? an : "?") < 0)
+		s = NULL;
+	free(an);
+	return s;
+}
+
+static struct sg_error *pointer_child(const struct sg_value *v, const char *const *path,
+				      int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				      void *fn_arg)
+{
+	struct sg_value *cur = NULL;
+	const struct sg_value *at = v;
+	struct sg_error *err = NULL;
+	for (size_t i = 0; path[i] && !err; i++) {
+		struct sg_value *next;
+		if (!(err = sg_value_member(at, path[i], &next))) {
+			sg_value_destroy(cur);
+			at = cur = next;
+		}
+	}
+	if (!err)
+		fn("get()", cur, fn_arg);
+	sg_value_destroy(cur);
+	return err;
+}
+
+static const char *const unique_path[] = { "_M_t", "_M_t", "_M_head_impl", NULL };
+
+static struct sg_error *unique_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg SG_UNUSED)
+{
+	*ret = with_arg("std::unique_ptr", v);
+	return *ret ? NULL : &sg_enomem;
+}
+
+static struct sg_error *unique_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit SG_UNUSED,
+					int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+					void *fn_arg, void *arg SG_UNUSED)
+{
+	return pointer_child(v, unique_path, fn, fn_arg);
+}
+
+static const char *const shared_path[] = { "_M_ptr", NULL };
+
+/* std::shared_ptr and std::weak_ptr: the counts live in the control block
+   _M_refcount._M_pi (_M_use_count, _M_weak_count); gdb shows the weak count
+   less the one the owners hold together.  */
+static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg)
+{
+	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
+	char *name = with_arg(arg, v);
+	uint64_t pi;
+	struct sg_error *err = read_path(v, pi_path, &pi);
+	if (err || !name) {
+		free(name);
+		return err ? err : &sg_enomem;
+	}
+	int r;
+	if (!pi) {
+		r = asprintf(ret, "%s (empty)", name);
+	} else {
+		uint32_t counts[2];
+		/* After the control block's vtable pointer: use, weak.  */
+		if ((err = sg_target_read(sg_value_target(v), pi + 8, counts, sizeof(counts)))) {
+			free(name);
+			return err;
+		}
+		r = asprintf(ret, "%s (use count %u, weak count %d)", name, counts[0], (int)counts[1] - 1);
+	}
+	free(name);
+	return r < 0 ? &sg_enomem : NULL;
+}
+
+static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit SG_UNUSED,
+					int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+					void *fn_arg, void *arg SG_UNUSED)
+{
+	return pointer_child(v, shared_path, fn, fn_arg);
+}
+
+static const struct sg_reader_ops list_ops = {
+	.summary = list_summary, .children = list_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops set_ops = {
+	.summary = set_summary, .children = set_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops unique_ops = {
+	.summary = unique_summary, .children = unique_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops shared_ops = {
+	.summary = shared_summary, .children = shared_children, .hint = SG_HINT_NONE,
+};
+
 static const struct sg_reader_ops string_ops = {
 	.summary = string_summary,
 	.hint = SG_HINT_STRING,
@@ -196,8 +505,22 @@ static struct sg_error *libstdcxx_init(struct sg_session *session, void **state_
 						  &string_ops, NULL);
 	if (!err)
 		err = sg_reader_register(session, "std::vector", "std::vector<*>", &vector_ops, NULL);
+	if (!err)
+		err = sg_reader_register(session, "std::list", "std::__cxx11::list<*>", &list_ops, NULL);
+	if (!err)
+		err = sg_reader_register(session, "std::set", "std::set<*>", &set_ops, NULL);
+	if (!err)
+		err = sg_reader_register(session, "std::unique_ptr", "std::unique_ptr<*>", &unique_ops, NULL);
+	/* The reader's argument is the name its summary shows.  */
+	if (!err)
+		err = sg_reader_register(session, "std::shared_ptr", "std::shared_ptr<*>", &shared_ops,
+					 (void *)"std::shared_ptr");
+	if (!err)
+		err = sg_reader_register(session, "std::weak_ptr", "std::weak_ptr<*>", &shared_ops,
+					 (void *)"std::weak_ptr");
 	return err;
 }
 
-SG_PLUGIN_DEFINE("libstdcxx", "0.1", "Typed readers for libstdc++ (std::string, std::vector so far)",
+SG_PLUGIN_DEFINE("libstdcxx", "0.1",
+		 "Typed readers for libstdc++: string, vector, list, set, unique_ptr, shared_ptr, weak_ptr",
 		 libstdcxx_init, NULL);
