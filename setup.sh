@@ -62,18 +62,22 @@ build() {
 
 demo() {
 	make -s -C "$build" tests/fixtures/sg-threads
-	local out
-	out=$(mktemp)
-	"$build/tests/fixtures/sg-threads" 4 >"$out" &
-	local pid=$!
-	trap 'kill $pid 2>/dev/null; rm -f "$out"' EXIT
+	# Globals: the EXIT trap runs after this function has returned.
+	demo_out=$(mktemp)
+	"$build/tests/fixtures/sg-threads" 4 >"$demo_out" &
+	demo_pid=$!
+	trap 'kill "$demo_pid" 2>/dev/null; rm -f "$demo_out"' EXIT
+	local out=$demo_out pid=$demo_pid
 	for _ in $(seq 1 200); do
 		grep -q ready "$out" && break
 		sleep 0.025
 	done
-	echo "== spyglass -p $pid -batch -ex 'info threads' -ex 'info sharedlibrary'"
-	SPYGLASS_PLUGIN_DIR="$build/plugins" "$build/shell/spyglass" -nx -p "$pid" -batch \
-		-ex 'info threads' -ex 'info sharedlibrary' --stats
+	echo "== spyglass -p $pid -batch -ex 'info threads' -ex 'info sharedlibrary' -ex 'thread apply all bt'"
+	# The plugins of the build tree, not of an install.
+	SPYGLASS_PLUGIN_DIR="$build/plugins" \
+	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs:$build/plugins/libstdcxx/.libs" \
+		"$build/shell/spyglass" -nx -p "$pid" -batch \
+		-ex 'info threads' -ex 'info sharedlibrary' -ex 'thread apply all bt' --stats
 }
 
 case "${1:-}" in
