@@ -775,17 +775,25 @@ struct child_print {
 	struct sg_buf_lite *b;
 	size_t n;
 	bool named;
+	bool map;
 };
 
 static int print_child(const char *name, struct sg_value *child, void *arg)
 {
 	struct child_print *c = arg;
-	if (c->n == c->p->limit) {
+	if ((c->map ? c->n / 2 : c->n) == c->p->limit && (!c->map || c->n % 2 == 0)) {
 		/* One past the limit: there is more, as gdb's "..." says.  */
 		lite_puts(c->b, "...");
 		return SG_CB_ABORT;
 	}
 	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
+	if (c->map) {
+		/* Keys and values alternate: "[key] = value".  */
+		bool key = c->n++ % 2 == 0;
+		lite_puts(c->b, key ? (c->n > 1 ? ", [" : "[") : "] = ");
+		put_value(c->p, &cv, false, c->depth + 1, c->b);
+		return SG_CB_OK;
+	}
 	lite_puts(c->b, c->n++ ? ", " : "");
 	if (c->named && name) {
 		/* No display hint: gdb prints "name = value".  */
@@ -826,8 +834,13 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	free(summary);
 	if (ops->children && ops->hint != SG_HINT_STRING) {
 		struct sg_buf_lite kids = { 0 };
-		struct child_print c = { p, depth, &kids, 0, ops->hint == SG_HINT_NONE };
+		struct child_print c = { p, depth, &kids, 0, ops->hint == SG_HINT_NONE,
+					 ops->hint == SG_HINT_MAP };
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, f.found->arg);
+		if (c.map && c.n % 2) {
+			/* A key whose value could not be read.  */
+			lite_puts(&kids, "]");
+		}
 		if (err) {
 			lite_puts(b, " = ");
 			put_error(err, b);

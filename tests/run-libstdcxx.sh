@@ -8,7 +8,7 @@ pid=$FIXTURE_PID
 
 cmds=()
 for v in g_s g_s15 g_s16 g_long_s g_empty g_escapes g_v g_ev g_vs g_vp g_vv g_big \
-	 'g_s._M_string_length' g_l g_el g_set g_eset g_up g_nup g_sp g_sp2 g_wp g_nsp; do
+	 'g_s._M_string_length' g_l g_el g_set g_eset g_mset g_up g_nup g_sp g_sp2 g_wp g_nsp; do
 	cmds+=("print $v")
 done
 args=()
@@ -32,6 +32,15 @@ fi
 sg -p "$pid" -ex 'print g_ls' -ex 'print g_sset'
 is "$OUT" '$1 = std::__cxx11::list = {[0] = "x"}
 $2 = std::set with 2 elements = {[0] = "a", [1] = "b"}' "lists and sets of strings"
+
+# Maps too: gdb 13's map printer fails the same way here.
+sg -p "$pid" -ex 'print g_map' -ex 'print g_emap' -ex 'print g_mmap' \
+	-ex 'set print elements 1' -ex 'print g_map' -ex 'print g_mmap'
+is "$OUT" '$1 = std::map with 2 elements = {[1] = "one", [2] = "two"}
+$2 = std::map with 0 elements
+$3 = std::multimap with 2 elements = {[1] = 2, [1] = 3}
+$4 = std::map with 2 elements = {[1] = "o"......}
+$5 = std::multimap with 2 elements = {[1] = 2...}' "maps and multimaps as [key] = value, limited by pairs"
 
 sg -p "$pid" -ex 'print/r g_ev'
 like "$OUT" '^\$1 = \{<std::_Vector_base<int, std::allocator<int> >> = \{_M_impl = ' "print/r bypasses the readers"

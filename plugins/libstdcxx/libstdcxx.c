@@ -3,7 +3,8 @@
    (through base classes), not from offsets compiled in here.
 
    So far: std::string (the C++11 ABI), std::vector, std::list, std::set,
-   std::unique_ptr, std::shared_ptr and std::weak_ptr; the other containers
+   std::multiset, std::map, std::multimap, std::unique_ptr, std::shared_ptr
+   and std::weak_ptr; the other containers
    follow the same pattern.  Every walk is bounded by the container's own
    count, so cyclic or garbage links end it.  */
 #define _GNU_SOURCE	/* asprintf */
@@ -297,8 +298,16 @@ static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
 	tr->header = sg_value_address(cur);
 	tr->value_off = sg_type_size(sg_value_type(cur));
 	sg_value_destroy(cur);
-	if ((err = read_path(v, left, &tr->leftmost)) || (err = read_path(v, count, &tr->count)) ||
-	    (err = sg_value_template_type(v, 0, &tr->elem)))
+	if ((err = read_path(v, left, &tr->leftmost)) || (err = read_path(v, count, &tr->count)))
+		return err;
+	/* The node's value type is _Rb_tree's second template argument: the
+	   key for a set, std::pair<const K, V> for a map.  */
+	struct sg_value *t;
+	if ((err = sg_value_member(v, "_M_t", &t)))
+		return err;
+	err = sg_value_template_type(t, 1, &tr->elem);
+	sg_value_destroy(t);
+	if (err)
 		return err;
 	if (tr->count > MAX_SANE_COUNT || !tr->value_off)
 		return sg_error_format(SG_ERROR_BAD_DATA, "red-black tree of %" PRIu64 " nodes is not sane",
@@ -341,22 +350,25 @@ static struct sg_error *tree_next(struct sg_target *t, uint64_t node, uint64_t *
 	return NULL;
 }
 
-static struct sg_error *set_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				    char **ret, void *arg SG_UNUSED)
+/* ARG is the container's name: std::set, std::multiset, std::map, ...  */
+static struct sg_error *tree_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     char **ret, void *arg)
 {
 	struct tree tr;
 	struct sg_error *err = tree_read(v, &tr);
 	if (err)
 		return err;
-	if (asprintf(ret, "std::set with %" PRIu64 " element%s", tr.count, tr.count == 1 ? "" : "s") < 0)
+	if (asprintf(ret, "%s with %" PRIu64 " element%s", (const char *)arg, tr.count,
+		     tr.count == 1 ? "" : "s") < 0)
 		return &sg_enomem;
 	return NULL;
 }
 
-static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     size_t limit,
-				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
-				     void *fn_arg, void *arg SG_UNUSED)
+/* The tree's values in order: one child each for a set, a key and a value
+   for a map (MAP).  */
+static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool map,
+				  int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				  void *fn_arg)
 {
 	struct tree tr;
 	struct sg_error *err = tree_read(v, &tr);
@@ -371,14 +383,45 @@ static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const
 			return err;
 		char name[32];
 		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
-		int r = fn(name, child, fn_arg);
+		int r = SG_CB_OK;
+		if (map) {
+			struct sg_value *key = NULL, *val = NULL;
+			if (!(err = sg_value_member(child, "first", &key)) &&
+			    !(err = sg_value_member(child, "second", &val))) {
+				r = fn(name, key, fn_arg);
+				if (r == SG_CB_OK)
+					r = fn(name, val, fn_arg);
+			}
+			sg_value_destroy(key);
+			sg_value_destroy(val);
+		} else {
+			r = fn(name, child, fn_arg);
+		}
 		sg_value_destroy(child);
+		if (err)
+			return err;
 		if (r != SG_CB_OK)
 			break;
 		if ((err = tree_next(t, node, &node)))
 			return err;
 	}
 	return NULL;
+}
+
+static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     size_t limit,
+				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     void *fn_arg, void *arg SG_UNUSED)
+{
+	return tree_walk(v, limit, false, fn, fn_arg);
+}
+
+static struct sg_error *map_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     size_t limit,
+				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     void *fn_arg, void *arg SG_UNUSED)
+{
+	return tree_walk(v, limit, true, fn, fn_arg);
 }
 
 /* ---- smart pointers ---- */
@@ -479,7 +522,10 @@ static const struct sg_reader_ops list_ops = {
 	.summary = list_summary, .children = list_children, .hint = SG_HINT_NONE,
 };
 static const struct sg_reader_ops set_ops = {
-	.summary = set_summary, .children = set_children, .hint = SG_HINT_NONE,
+	.summary = tree_summary, .children = set_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops map_ops = {
+	.summary = tree_summary, .children = map_children, .hint = SG_HINT_MAP,
 };
 static const struct sg_reader_ops unique_ops = {
 	.summary = unique_summary, .children = unique_children, .hint = SG_HINT_NONE,
@@ -507,11 +553,18 @@ static struct sg_error *libstdcxx_init(struct sg_session *session, void **state_
 		err = sg_reader_register(session, "std::vector", "std::vector<*>", &vector_ops, NULL);
 	if (!err)
 		err = sg_reader_register(session, "std::list", "std::__cxx11::list<*>", &list_ops, NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::set", "std::set<*>", &set_ops, NULL);
+	/* The reader's argument is the name its summary shows.  */
+	static const struct { const char *name, *pattern; const struct sg_reader_ops *ops; } trees[] = {
+		{ "std::set", "std::set<*>", &set_ops },
+		{ "std::multiset", "std::multiset<*>", &set_ops },
+		{ "std::map", "std::map<*>", &map_ops },
+		{ "std::multimap", "std::multimap<*>", &map_ops },
+	};
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]) && !err; i++)
+		err = sg_reader_register(session, trees[i].name, trees[i].pattern, trees[i].ops,
+					 (void *)trees[i].name);
 	if (!err)
 		err = sg_reader_register(session, "std::unique_ptr", "std::unique_ptr<*>", &unique_ops, NULL);
-	/* The reader's argument is the name its summary shows.  */
 	if (!err)
 		err = sg_reader_register(session, "std::shared_ptr", "std::shared_ptr<*>", &shared_ops,
 					 (void *)"std::shared_ptr");
@@ -522,5 +575,5 @@ static struct sg_error *libstdcxx_init(struct sg_session *session, void **state_
 }
 
 SG_PLUGIN_DEFINE("libstdcxx", "0.1",
-		 "Typed readers for libstdc++: string, vector, list, set, unique_ptr, shared_ptr, weak_ptr",
+		 "Typed readers for libstdc++: string, vector, list, set, map, smart pointers",
 		 libstdcxx_init, NULL);
