@@ -27,7 +27,13 @@ static struct sg_error *read_abi_note(const char *path, uint32_t *major, uint32_
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	struct sg_error *err = NULL;
 	GElf_Ehdr ehdr;
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
+	if (!elf) {
+		/* Not the file's content: libelf could not map or read it.  */
+		err = sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: %s", path,
+				      elf_errmsg(-1));
+		goto out;
+	}
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
 		err = sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not an ELF file", path);
 		goto out;
 	}
