@@ -71,24 +71,7 @@ static char *qualified_name(Dwarf_Die *die)
 	const char *name = dwarf_diename(die);
 	if (!name)
 		return NULL;
-	if (!is_cplus(die))
-		return strdup(name);
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes_die(die, &scopes);
-	struct sg_buf_lite b = { 0 };
-	/* scopes[0] is DIE; its parents follow, up to the unit.  */
-	for (int i = n - 1; i >= 1; i--) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_namespace && tag != DW_TAG_structure_type &&
-		    tag != DW_TAG_class_type && tag != DW_TAG_union_type)
-			continue;
-		const char *sn = dwarf_diename(&scopes[i]);
-		lite_puts(&b, sn ? sn : "(anonymous namespace)");
-		lite_puts(&b, "::");
-	}
-	free(scopes);
-	lite_puts(&b, name);
-	return b.s;
+	return is_cplus(die) ? sg_type_qualified_name(die) : strdup(name);
 }
 
 static const char *tag_keyword(int tag)

@@ -24,25 +24,52 @@ static size_t print_limit(struct sg_session *session)
 	return n > (1u << 20) ? (1u << 20) : n;
 }
 
-/* Read the member path A.B.C of V as an unsigned integer.  */
-static struct sg_error *read_path(const struct sg_value *v, const char *const *path, uint64_t *ret)
+/* The member at the path A.B.C (non-empty) of V, as a new value.  */
+static struct sg_error *member_path(const struct sg_value *v, const char *const *path,
+				    struct sg_value **ret)
 {
 	struct sg_value *cur = NULL;
 	const struct sg_value *at = v;
-	struct sg_error *err = NULL;
-	for (size_t i = 0; path[i] && !err; i++) {
+	for (size_t i = 0; path[i]; i++) {
 		struct sg_value *next;
-		err = sg_value_member(at, path[i], &next);
-		if (!err) {
-			sg_value_destroy(cur);
-			cur = next;
-			at = cur;
-		}
+		struct sg_error *err = sg_value_member(at, path[i], &next);
+		sg_value_destroy(cur);
+		if (err)
+			return err;
+		at = cur = next;
 	}
-	if (!err)
-		err = sg_value_read_uint(at, ret);
-	sg_value_destroy(cur);
+	*ret = cur;
+	return NULL;
+}
+
+/* Read the member path A.B.C of V as an unsigned integer.  */
+static struct sg_error *read_path(const struct sg_value *v, const char *const *path, uint64_t *ret)
+{
+	struct sg_value *m;
+	struct sg_error *err = member_path(v, path, &m);
+	if (err)
+		return err;
+	err = sg_value_read_uint(m, ret);
+	sg_value_destroy(m);
 	return err;
+}
+
+typedef int child_fn(const char *name, struct sg_value *child, void *fn_arg);
+
+/* Hand FN the element of type ELEM at ADDR, named "[I]" as gdb names a
+   container's children; *R gets FN's answer.  */
+static struct sg_error *emit_element(struct sg_target *t, const Dwarf_Die *elem, uint64_t addr,
+				     uint64_t i, child_fn *fn, void *fn_arg, int *r)
+{
+	struct sg_value *child;
+	struct sg_error *err = sg_value_at(t, elem, addr, &child);
+	if (err)
+		return err;
+	char name[32];
+	snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+	*r = fn(name, child, fn_arg);
+	sg_value_destroy(child);
+	return NULL;
 }
 
 static void append(char **s, size_t *len, size_t *cap, const char *text)
@@ -160,7 +187,7 @@ static struct sg_error *vector_summary(struct sg_session *session SG_UNUSED, con
 
 static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
 					const struct sg_value *v, size_t limit,
-					int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+					child_fn *fn,
 					void *fn_arg, void *arg SG_UNUSED)
 {
 	struct vec vec;
@@ -169,13 +196,10 @@ static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
 		return err;
 	uint64_t n = (vec.finish - vec.start) / vec.esize;
 	for (uint64_t i = 0; i < n && i < limit; i++) {
-		struct sg_value *child;
-		if ((err = sg_value_at(sg_value_target(v), &vec.elem, vec.start + i * vec.esize, &child)))
+		int r;
+		if ((err = emit_element(sg_value_target(v), &vec.elem, vec.start + i * vec.esize, i, fn,
+					fn_arg, &r)))
 			return err;
-		char name[32];
-		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
-		int r = fn(name, child, fn_arg);
-		sg_value_destroy(child);
 		if (r != SG_CB_OK)
 			break;
 	}
@@ -206,13 +230,9 @@ static struct sg_error *list_read(const struct sg_value *v, struct list *l)
 {
 	static const char *const next[] = { "_M_impl", "_M_node", "_M_next", NULL };
 	static const char *const size[] = { "_M_impl", "_M_node", "_M_size", NULL };
-	struct sg_value *node;
-	struct sg_error *err = sg_value_member(v, "_M_impl", &node);
-	if (err)
-		return err;
+	static const char *const head[] = { "_M_impl", "_M_node", NULL };
 	struct sg_value *hdr;
-	err = sg_value_member(node, "_M_node", &hdr);
-	sg_value_destroy(node);
+	struct sg_error *err = member_path(v, head, &hdr);
 	if (err)
 		return err;
 	l->head = sg_value_address(hdr);
@@ -242,7 +262,7 @@ static struct sg_error *list_summary(struct sg_session *session SG_UNUSED, const
 
 static struct sg_error *list_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
 				      size_t limit,
-				      int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				      child_fn *fn,
 				      void *fn_arg, void *arg SG_UNUSED)
 {
 	struct list l;
@@ -255,13 +275,9 @@ static struct sg_error *list_children(struct sg_session *session SG_UNUSED, cons
 	for (uint64_t i = 0; node != l.head && i < limit && i <= l.count; i++) {
 		if (i == l.count)
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
-		struct sg_value *child;
-		if ((err = sg_value_at(t, &l.elem, node + l.value_off, &child)))
+		int r;
+		if ((err = emit_element(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
 			return err;
-		char name[32];
-		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
-		int r = fn(name, child, fn_arg);
-		sg_value_destroy(child);
 		if (r != SG_CB_OK)
 			break;
 		if ((err = sg_target_read_u64(t, node, &node)))
@@ -283,16 +299,8 @@ static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
 	static const char *const left[] = { "_M_t", "_M_impl", "_M_header", "_M_left", NULL };
 	static const char *const count[] = { "_M_t", "_M_impl", "_M_node_count", NULL };
 	static const char *const hdr[] = { "_M_t", "_M_impl", "_M_header", NULL };
-	struct sg_value *cur = NULL;
-	const struct sg_value *at = v;
-	struct sg_error *err = NULL;
-	for (size_t i = 0; hdr[i] && !err; i++) {
-		struct sg_value *next;
-		if (!(err = sg_value_member(at, hdr[i], &next))) {
-			sg_value_destroy(cur);
-			at = cur = next;
-		}
-	}
+	struct sg_value *cur;
+	struct sg_error *err = member_path(v, hdr, &cur);
 	if (err)
 		return err;
 	tr->header = sg_value_address(cur);
@@ -367,7 +375,7 @@ static struct sg_error *tree_summary(struct sg_session *session SG_UNUSED, const
 /* The tree's values in order: one child each for a set, a key and a value
    for a map (MAP).  */
 static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool map,
-				  int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				  child_fn *fn,
 				  void *fn_arg)
 {
 	struct tree tr;
@@ -410,7 +418,7 @@ static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool m
 
 static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
 				     size_t limit,
-				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     child_fn *fn,
 				     void *fn_arg, void *arg SG_UNUSED)
 {
 	return tree_walk(v, limit, false, fn, fn_arg);
@@ -418,7 +426,7 @@ static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const
 
 static struct sg_error *map_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
 				     size_t limit,
-				     int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				     child_fn *fn,
 				     void *fn_arg, void *arg SG_UNUSED)
 {
 	return tree_walk(v, limit, true, fn, fn_arg);
@@ -442,7 +450,7 @@ static char *with_arg(const char *template_name, const struct sg_value *v)
 }
 
 static struct sg_error *pointer_child(const struct sg_value *v, const char *const *path,
-				      int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				      child_fn *fn,
 				      void *fn_arg)
 {
 	struct sg_value *cur = NULL;
@@ -472,7 +480,7 @@ static struct sg_error *unique_summary(struct sg_session *session SG_UNUSED, con
 
 static struct sg_error *unique_children(struct sg_session *session SG_UNUSED,
 					const struct sg_value *v, size_t limit SG_UNUSED,
-					int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+					child_fn *fn,
 					void *fn_arg, void *arg SG_UNUSED)
 {
 	return pointer_child(v, unique_path, fn, fn_arg);
@@ -512,7 +520,7 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 
 static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
 					const struct sg_value *v, size_t limit SG_UNUSED,
-					int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+					child_fn *fn,
 					void *fn_arg, void *arg SG_UNUSED)
 {
 	return pointer_child(v, shared_path, fn, fn_arg);
