@@ -75,11 +75,14 @@ like "$OUT" '^Hello, world' "the other plugins still load"
 
 # Out of tree, as a plugin writer would: install into a staging folder,
 # then build the installed example with the installed Makefile and
-# pkg-config, and load it.
+# pkg-config, and load it.  Only what a plugin writer needs is installed:
+# installing the plugins makes libtool relink them in place in .libs, and
+# the tests running beside this one would find a half-written plugin.
 inst=$testdir/inst
+sdk_parts="install-libLTLIBRARIES install-pkgincludeHEADERS install-pkgconfigDATA install-examplesDATA"
 if ! command -v pkg-config >/dev/null; then
 	skip "pkg-config not installed"
-elif ! ${MAKE:-make} -s -C "$top_builddir" install DESTDIR="$inst" >"$testdir/install.log" 2>&1; then
+elif ! ${MAKE:-make} -s -C "$top_builddir" $sdk_parts DESTDIR="$inst" >"$testdir/install.log" 2>&1; then
 	ok 1 "staged install for the out-of-tree build"
 	sed 's/^/#   /' "$testdir/install.log" | tail -20
 else
