@@ -23,6 +23,12 @@ static struct sg_error *read_abi_note(const char *path, uint32_t *major, uint32_
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return sg_error_os(errno, "cannot open plugin %s", path);
+	struct stat st;
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* libelf would only say "invalid file descriptor" for a folder.  */
+		close(fd);
+		return sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not a regular file", path);
+	}
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	struct sg_error *err = NULL;

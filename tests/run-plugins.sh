@@ -56,6 +56,9 @@ is "$ERR" "cannot load plugin $FIXTURES/sg-symbols: not a shared object" "an exe
 libm=$(ldconfig -p | awk '/libm\.so\.6 .*x86-64/ { print $NF; exit }')
 sg -ex "plugin load $libm"
 is "$ERR" "cannot load plugin $libm: not a spyglass plugin (no .note.spyglass ABI note)" "a shared library without the ABI note"
+sg -ex "plugin load $testdir"
+is "$ERR" "cannot load plugin $testdir: not a regular file" "a folder"
+ok $((STATUS == 0)) "a folder fails the command"
 sg -ex "plugin load $testdir/missing.so"
 is "$ERR" "cannot open plugin $testdir/missing.so: No such file or directory" "a missing file"
 : >"$testdir/empty.so"
