@@ -27,6 +27,8 @@ packages=(
 	# jq parses JSON, tmux drives the prompt, setpriv tests refusals,
 	# libc6-dbg gives libc a separate debug file to find
 	gdb elfutils binutils jq tmux util-linux procps libc6-dbg
+	# the libc++ plugin's fixture is built by clang against libc++
+	clang libc++-dev libc++abi-dev
 )
 
 install_deps() {

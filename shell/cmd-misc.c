@@ -230,5 +230,7 @@ struct sg_error *shell_register_commands(struct shell *sh)
 		err = shell_register_stack_commands(sh);
 	if (!err)
 		err = shell_register_data_commands(sh);
+	if (!err)
+		err = shell_register_maint_commands(sh);
 	return err;
 }

@@ -33,6 +33,7 @@ struct sg_error *shell_register_target_commands(struct shell *sh);
 struct sg_error *shell_register_x_command(struct shell *sh);
 struct sg_error *shell_register_stack_commands(struct shell *sh);
 struct sg_error *shell_register_data_commands(struct shell *sh);
+struct sg_error *shell_register_maint_commands(struct shell *sh);
 
 /* Run one command line, print its error (prefixed with WHERE, e.g.
    "cmds.sg:2", when not NULL), and return whether it succeeded.  */

@@ -1,0 +1,3 @@
+/* Lazy per-module index of type and variable names.  */
+#include <config.h>
+#include "internal.h"

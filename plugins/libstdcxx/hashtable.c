@@ -1,0 +1,3 @@
+/* libstdc++ readers: hashtable.  */
+#include <config.h>
+#include "libstdcxx.h"

@@ -1,0 +1,3 @@
+/* libstdc++ readers: sequence.  */
+#include <config.h>
+#include "libstdcxx.h"

@@ -1,0 +1,3 @@
+/* libstdc++ readers: string.  */
+#include <config.h>
+#include "libstdcxx.h"

@@ -1,0 +1,3 @@
+/* libstdc++ readers: tree.  */
+#include <config.h>
+#include "libstdcxx.h"

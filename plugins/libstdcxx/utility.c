@@ -1,0 +1,3 @@
+/* libstdc++ readers: utility.  */
+#include <config.h>
+#include "libstdcxx.h"
