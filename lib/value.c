@@ -12,6 +12,10 @@ struct sg_value {
 	struct sg_target *target;
 	Dwarf_Die type;
 	uint64_t address;
+	/* A value computed by a reader (a bit of std::vector<bool>), not in
+	   target memory: its bytes, zero-extended.  */
+	bool synthetic;
+	uint64_t bits;
 };
 
 struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type, uint64_t address,
@@ -23,8 +27,32 @@ struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type, ui
 	v->target = target;
 	v->type = *type;
 	v->address = address;
+	v->synthetic = false;
+	v->bits = 0;
 	*ret = v;
 	return NULL;
+}
+
+struct sg_error *sg_value_scalar(struct sg_target *target, const Dwarf_Die *type, uint64_t bits,
+				 struct sg_value **ret)
+{
+	uint64_t size = sg_type_size(type);
+	if (size == 0 || size > 8)
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "not a scalar type of at most 8 bytes (%" PRIu64 ")", size);
+	struct sg_error *err = sg_value_at(target, type, 0, ret);
+	if (!err) {
+		(*ret)->synthetic = true;
+		(*ret)->bits = size == 8 ? bits : bits & ((UINT64_C(1) << (size * 8)) - 1);
+	}
+	return err;
+}
+
+bool sg_value_is_synthetic(const struct sg_value *v, uint64_t *bits_ret)
+{
+	if (v->synthetic && bits_ret)
+		*bits_ret = v->bits;
+	return v->synthetic;
 }
 
 void sg_value_destroy(struct sg_value *v) { free(v); }
@@ -133,6 +161,8 @@ struct sg_error *sg_value_member(const struct sg_value *v, const char *name, str
 {
 	Dwarf_Die mt;
 	uint64_t off;
+	if (v->synthetic)
+		return sg_error_format(SG_ERROR_BAD_DATA, "a computed value has no member %s", name);
 	if (!find_member(v->target, (Dwarf_Die *)&v->type, name, &mt, &off, 0)) {
 		char *tn = sg_type_qualified_name(&v->type);
 		struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP, "%s has no member %s",
@@ -149,6 +179,10 @@ struct sg_error *sg_value_read_uint(const struct sg_value *v, uint64_t *ret)
 	if (size == 0 || size > 8)
 		return sg_error_format(SG_ERROR_BAD_DATA, "not a scalar of at most 8 bytes (%" PRIu64 ")",
 				       size);
+	if (v->synthetic) {
+		*ret = v->bits;
+		return NULL;
+	}
 	struct sg_error *err = sg_target_read(v->target, v->address, &x, size);
 	if (!err)
 		*ret = x;

@@ -770,6 +770,8 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 		return SG_CB_ABORT;
 	}
 	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
+	if (sg_value_is_synthetic(child, &cv.bits))
+		cv.lvalue = false;
 	if (c->map) {
 		/* Keys and values alternate: "[key] = value".  */
 		bool key = c->n++ % 2 == 0;

@@ -17,6 +17,13 @@ struct sg_value;
 SG_PUBLIC struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type,
 				       uint64_t address, struct sg_value **ret);
 SG_PUBLIC void sg_value_destroy(struct sg_value *value);
+/* A value of the scalar TYPE (at most 8 bytes) that is not in target
+   memory, holding BITS: what a reader computes, such as an element of
+   std::vector<bool>.  Its address is 0 and it has no members.  */
+SG_PUBLIC struct sg_error *sg_value_scalar(struct sg_target *target, const Dwarf_Die *type,
+					   uint64_t bits, struct sg_value **ret);
+/* Whether VALUE came from sg_value_scalar(), and then its bits.  */
+SG_PUBLIC bool sg_value_is_synthetic(const struct sg_value *value, uint64_t *bits_ret);
 
 SG_PUBLIC struct sg_target *sg_value_target(const struct sg_value *value);
 /* The value's type as declared (typedefs and qualifiers kept).  */
