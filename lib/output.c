@@ -3,6 +3,8 @@
 #include <config.h>
 #include "internal.h"
 
+#include <math.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -164,6 +166,16 @@ void sg_out_uint(struct sg_out *out, const char *key, uint64_t value)
 {
 	if (member(out, key))
 		sg_buf_printf(&out->buf, "%" PRIu64, value);
+}
+
+void sg_out_double(struct sg_out *out, const char *key, double value)
+{
+	if (!member(out, key))
+		return;
+	if (isfinite(value))
+		sg_buf_printf(&out->buf, "%.17g", value);
+	else
+		sg_buf_puts(&out->buf, "null");	/* JSON has no NaN or infinity */
 }
 
 void sg_out_hex(struct sg_out *out, const char *key, uint64_t value)

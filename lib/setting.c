@@ -13,6 +13,8 @@ static const char *const frame_arguments[] = { "scalars", "all", "none", "presen
 static const struct sg_setting core_settings[] = {
 	{ "print elements", SG_SETTING_UINT, NULL, "200",
 	  "Limit on string chars or array elements to print" },
+	{ "print pretty", SG_SETTING_BOOL, NULL, "off",
+	  "Whether to print structures one member per line, indented" },
 	{ "print frame-arguments", SG_SETTING_ENUM, frame_arguments, "scalars",
 	  "Printing of non-scalar frame arguments" },
 	{ "output-format", SG_SETTING_ENUM, output_formats, "text",

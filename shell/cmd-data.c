@@ -6,347 +6,19 @@
    strings, pointers with their symbol, enums, bit fields, floats).  Locals,
    casts, arithmetic, C++ classes and the typed readers come next.  */
 #include <config.h>
-#include "shell.h"
+#include "data.h"
 
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TYPE_DEPTH 32
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_VALUE_DEPTH 16
-
-/* ---- types ---- */
-
-static bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
-{
-	Dwarf_Attribute a;
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, ret);
-}
-
-/* Skip typedefs and qualifiers.  */
-static void strip(Dwarf_Die *in, Dwarf_Die *out)
-{
-	*out = *in;
-	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
-		int tag = dwarf_tag(out);
-		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
-			return;
-		Dwarf_Die next;
-		if (!die_type(out, &next))
-			return;
-		*out = next;
-	}
-}
-
-static uint64_t type_size(Dwarf_Die *type)
-{
-	Dwarf_Die t;
-	strip(type, &t);
-	Dwarf_Word size;
-	if (dwarf_aggregate_size(&t, &size) == 0)
-		return size;
-	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
-}
-
-static bool is_cplus(Dwarf_Die *die)
-{
-	Dwarf_Die cu;
-	if (!dwarf_diecu(die, &cu, NULL, NULL))
-		return false;
-	int lang = dwarf_srclang(&cu);
-	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
-}
-
-/* DIE's name with its C++ scopes ("ns::Derived"), into a new string; the
-   plain name in C.  NULL for an unnamed DIE.  */
-static char *qualified_name(Dwarf_Die *die)
-{
-	const char *name = dwarf_diename(die);
-	if (!name)
-		return NULL;
-	return is_cplus(die) ? sg_type_qualified_name(die) : strdup(name);
-}
-
-static const char *tag_keyword(int tag)
-{
-	switch (tag) {
-	case DW_TAG_structure_type: return "struct ";
-	case DW_TAG_class_type: return "class ";
-	case DW_TAG_union_type: return "union ";
-	case DW_TAG_enumeration_type: return "enum ";
-	default: return "";
-	}
-}
-
-static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth);
-
-/* GCC names base types "long int", "long unsigned int"; gdb shows them as
-   C programmers write them.  */
-static const char *gdb_base_name(const char *name)
-{
-	static const char *const names[][2] = {
-		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
-		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
-		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i][0]))
-			return names[i][1];
-	return name;
-}
-
-static void params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
-{
-	lite_putc(b, '(');
-	Dwarf_Die child;
-	bool any = false, prototyped = false;
-	Dwarf_Attribute a;
-	if (dwarf_attr(fn, DW_AT_prototyped, &a))
-		dwarf_formflag(&a, &prototyped);
-	if (dwarf_child(fn, &child) == 0) {
-		do {
-			int tag = dwarf_tag(&child);
-			if (tag == DW_TAG_formal_parameter) {
-				if (any)
-					lite_puts(b, ", ");
-				Dwarf_Die pt;
-				if (die_type(&child, &pt))
-					decl(&pt, "", b, depth + 1);
-				any = true;
-			} else if (tag == DW_TAG_unspecified_parameters) {
-				lite_puts(b, any ? ", ..." : "...");
-				any = true;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	if (!any && prototyped)
-		lite_puts(b, "void");
-	lite_putc(b, ')');
-}
-
-/* The C declaration of INNER (a declarator, maybe empty) with TYPE (NULL
-   for void): "int *p", "int a[3]", "int (*fp)(int)", "const char *".  */
-static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth)
-{
-	if (depth > MAX_TYPE_DEPTH) {
-		lite_puts(b, "...");
-		return;
-	}
-	int tag = type ? dwarf_tag(type) : DW_TAG_unspecified_type;
-	Dwarf_Die target, *tp = NULL;
-	if (type && die_type(type, &target))
-		tp = &target;
-	struct sg_buf_lite in = { 0 };
-	switch (tag) {
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type: {
-		const char *mark = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
-		int ttag = tp ? dwarf_tag(tp) : 0;
-		bool wrap = ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type;
-		if (wrap)
-			lite_putc(&in, '(');
-		lite_puts(&in, mark);
-		lite_puts(&in, inner);
-		if (wrap)
-			lite_putc(&in, ')');
-		decl(tp, in.s ? in.s : "", b, depth + 1);
-		break;
-	}
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type: {
-		const char *q = tag == DW_TAG_const_type ? "const" : "volatile";
-		int ttag = tp ? dwarf_tag(tp) : 0;
-		if (ttag == DW_TAG_pointer_type) {
-			/* "char * const p": the qualifier follows the star.  */
-			lite_puts(&in, " ");
-			lite_puts(&in, q);
-			if (*inner) {
-				lite_putc(&in, ' ');
-				lite_puts(&in, inner);
-			}
-			decl(tp, in.s ? in.s : "", b, depth + 1);
-		} else {
-			lite_puts(b, q);
-			lite_putc(b, ' ');
-			decl(tp, inner, b, depth + 1);
-		}
-		break;
-	}
-	case DW_TAG_array_type: {
-		lite_puts(&in, inner);
-		Dwarf_Die sub;
-		if (dwarf_child(type, &sub) == 0) {
-			do {
-				if (dwarf_tag(&sub) != DW_TAG_subrange_type)
-					continue;
-				Dwarf_Attribute a;
-				Dwarf_Word n = 0;
-				char dim[32] = "";
-				if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
-					snprintf(dim, sizeof(dim), "%" PRIu64, (uint64_t)n);
-				else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) &&
-					 dwarf_formudata(&a, &n) == 0)
-					snprintf(dim, sizeof(dim), "%" PRIu64, (uint64_t)n + 1);
-				lite_putc(&in, '[');
-				lite_puts(&in, dim);
-				lite_putc(&in, ']');
-			} while (dwarf_siblingof(&sub, &sub) == 0);
-		}
-		/* An abstract array type reads "int [3]", as in gdb.  */
-		decl(tp, in.s ? in.s : "", b, depth + 1);
-		break;
-	}
-	case DW_TAG_subroutine_type: {
-		lite_puts(&in, inner);
-		struct sg_buf_lite p = { 0 };
-		params(type, &p, depth);
-		lite_puts(&in, p.s ? p.s : "()");
-		free(p.s);
-		decl(tp, in.s ? in.s : "", b, depth + 1);
-		break;
-	}
-	default: {
-		char *qname = type && tag != DW_TAG_base_type ? qualified_name(type) : NULL;
-		const char *name = qname ? qname : type ? dwarf_diename(type) : "void";
-		if (tag == DW_TAG_base_type && name)
-			name = gdb_base_name(name);
-		lite_puts(b, tag_keyword(tag));
-		lite_puts(b, name ? name : "{...}");
-		free(qname);
-		if (*inner) {
-			lite_putc(b, ' ');
-			lite_puts(b, inner);
-		}
-	}
-	}
-	free(in.s);
-}
-
-static char *type_string(Dwarf_Die *type, const char *inner)
-{
-	struct sg_buf_lite b = { 0 };
-	decl(type, inner, &b, 0);
-	return b.s ? b.s : strdup("");
-}
-
-/* ptype: one level of a struct, union or enum spelled out.  */
-static void ptype_body(struct sg_target *t, Dwarf_Die *type, struct sg_buf_lite *b)
-{
-	Dwarf_Die full;
-	sg_type_complete(t, type, &full);
-	int tag = dwarf_tag(&full);
-	char *name = qualified_name(&full);
-	lite_puts(b, tag_keyword(tag));
-	if (name) {
-		lite_puts(b, name);
-		lite_putc(b, ' ');
-		free(name);
-	}
-	Dwarf_Die child;
-	if (tag == DW_TAG_enumeration_type) {
-		lite_putc(b, '{');
-		int64_t next = 0;
-		bool first = true;
-		if (dwarf_child(&full, &child) == 0) {
-			do {
-				if (dwarf_tag(&child) != DW_TAG_enumerator)
-					continue;
-				Dwarf_Attribute a;
-				Dwarf_Sword v = 0;
-				if (dwarf_attr(&child, DW_AT_const_value, &a))
-					dwarf_formsdata(&a, &v);
-				lite_puts(b, first ? "" : ", ");
-				lite_puts(b, dwarf_diename(&child));
-				if (v != next) {
-					char num[32];
-					snprintf(num, sizeof(num), " = %" PRId64, (int64_t)v);
-					lite_puts(b, num);
-				}
-				next = v + 1;
-				first = false;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		lite_putc(b, '}');
-		return;
-	}
-	lite_puts(b, "{\n");
-	if (dwarf_child(&full, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) != DW_TAG_member)
-				continue;
-			Dwarf_Die mt;
-			const char *mname = dwarf_diename(&child);
-			char *d = die_type(&child, &mt) ? type_string(&mt, mname ? mname : "")
-							 : strdup(mname ? mname : "");
-			lite_puts(b, "    ");
-			lite_puts(b, d);
-			free(d);
-			Dwarf_Attribute a;
-			Dwarf_Word bits;
-			if (dwarf_attr(&child, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
-				char num[32];
-				snprintf(num, sizeof(num), " : %" PRIu64, (uint64_t)bits);
-				lite_puts(b, num);
-			}
-			lite_puts(b, ";\n");
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	lite_putc(b, '}');
-}
-
-/* "ptype T": typedefs resolved, the aggregate at the bottom of pointers and
-   arrays spelled out, the declarator kept: "struct node {...} *".  */
-static char *ptype_string(struct sg_target *t, Dwarf_Die *type)
-{
-	Dwarf_Die cur = *type;
-	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
-		Dwarf_Die next;
-		if (!die_type(&cur, &next))
-			break;
-		cur = next;
-	}
-	Dwarf_Die bottom = cur;
-	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
-		int tag = dwarf_tag(&bottom);
-		Dwarf_Die next;
-		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type &&
-		     tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(&bottom, &next))
-			break;
-		bottom = next;
-	}
-	Dwarf_Die agg;
-	strip(&bottom, &agg);
-	int tag = dwarf_tag(&agg);
-	char *text = type_string(&cur, "");
-	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-	    tag != DW_TAG_enumeration_type && tag != DW_TAG_class_type)
-		return text;
-	char *prefix = type_string(&bottom, "");
-	const char *qual = "";
-	if (!strncmp(prefix, "const ", 6))
-		qual = "const ";
-	struct sg_buf_lite b = { 0 };
-	size_t plen = strlen(prefix);
-	if (!strncmp(text, prefix, plen)) {
-		lite_puts(&b, qual);
-		ptype_body(t, &agg, &b);
-		lite_puts(&b, text + plen);
-		free(text);
-		text = b.s;
-	} else {
-		free(b.s);
-	}
-	free(prefix);
-	return text;
-}
 
 /* ---- values ---- */
 
@@ -438,7 +110,173 @@ struct printer {
 	size_t limit;		/* print elements */
 	char fmt;		/* 0, or print/FMT */
 	bool raw;		/* print/r: no typed readers */
+	bool pretty;		/* set print pretty: a member per line */
+	/* Structured output instead of text: the JSON writer and the member
+	   name of the next value (NULL inside arrays).  */
+	struct sg_out *json;
+	const char *key;
+	int level;		/* braces open, for pretty indentation */
 };
+
+/* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
+
+   A nest is one pair of braces: a struct's members (JSON object), an
+   array's elements or a map's pairs (JSON arrays; a pair is an object
+   {"key":...,"value":...}).  */
+enum nest_kind { NEST_STRUCT, NEST_ARRAY, NEST_MAP };
+
+struct nest {
+	enum nest_kind kind;
+	bool first;
+	/* Structs: the last item was a base class, whose ", " gdb writes
+	   after it; and the struct's name for pretty's "members of T:".  */
+	bool after_base;
+	const char *name;
+};
+
+static const char *take_key(struct printer *p)
+{
+	const char *k = p->key;
+	p->key = NULL;
+	return k;
+}
+
+static void put_indent(struct printer *p, struct sg_buf_lite *b)
+{
+	for (int i = 0; i < p->level; i++)
+		lite_puts(b, "  ");
+}
+
+static void nest_open(struct printer *p, struct nest *n, enum nest_kind kind, struct sg_buf_lite *b)
+{
+	*n = (struct nest){ .kind = kind, .first = true };
+	if (p->json && kind == NEST_STRUCT)
+		sg_out_object_begin(p->json, take_key(p));
+	else if (p->json)
+		sg_out_array_begin(p->json, take_key(p));
+	else
+		lite_putc(b, '{');
+	p->level++;
+}
+
+/* Before a member NAME (NULL for an array element): gdb's separator, and
+   in pretty mode a new line for each struct member.  */
+static void nest_item(struct printer *p, struct nest *n, const char *name, struct sg_buf_lite *b)
+{
+	bool first = n->first, after_base = n->after_base;
+	n->first = false;
+	n->after_base = false;
+	if (p->json) {
+		p->key = n->kind == NEST_STRUCT ? name : NULL;
+		return;
+	}
+	if (p->pretty && n->kind != NEST_ARRAY) {
+		if (after_base && n->name) {
+			/* gdb's heading for a class's own members.  */
+			lite_puts(b, "\n");
+			put_indent(p, b);
+			lite_puts(b, "members of ");
+			lite_puts(b, n->name);
+			lite_puts(b, ":");
+			n->name = NULL;
+		}
+		lite_puts(b, first || after_base ? "\n" : ",\n");
+		put_indent(p, b);
+	} else if (!first && !after_base) {
+		lite_puts(b, ", ");
+	}
+	if (name && n->kind == NEST_STRUCT) {
+		lite_puts(b, name);
+		lite_puts(b, " = ");
+	}
+}
+
+/* A base class LABEL ("<ns::Base>"); nest_base_end() follows its value. */
+static void nest_base(struct printer *p, struct nest *n, const char *label, struct sg_buf_lite *b)
+{
+	bool first = n->first, after_base = n->after_base;
+	n->first = false;
+	if (p->json) {
+		p->key = label;
+		return;
+	}
+	if (!first && !after_base)
+		lite_puts(b, p->pretty ? "," : ", ");
+	if (p->pretty) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_puts(b, label);
+	lite_puts(b, " = ");
+}
+
+static void nest_base_end(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	n->after_base = true;
+	if (!p->json)
+		lite_puts(b, ", ");
+}
+
+/* A map's key: "[key] = value"; nest_value() follows the key.  */
+static void nest_key(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	nest_item(p, n, NULL, b);
+	if (p->json) {
+		sg_out_object_begin(p->json, NULL);
+		p->key = "key";
+	} else {
+		lite_putc(b, '[');
+	}
+}
+
+static void nest_value(struct printer *p, struct sg_buf_lite *b)
+{
+	if (p->json)
+		p->key = "value";
+	else
+		lite_puts(b, "] = ");
+}
+
+static void nest_pair_end(struct printer *p)
+{
+	if (p->json)
+		sg_out_object_end(p->json);
+}
+
+/* Text only: "..." after the last element shown, "<repeats N times>".  */
+static void put_note(struct printer *p, const char *text, struct sg_buf_lite *b)
+{
+	if (!p->json)
+		lite_puts(b, text);
+}
+
+static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	p->level--;
+	if (p->json) {
+		if (n->kind == NEST_STRUCT)
+			sg_out_object_end(p->json);
+		else
+			sg_out_array_end(p->json);
+		return;
+	}
+	if (n->kind == NEST_STRUCT && (n->first || n->after_base))
+		lite_puts(b, "<No data fields>");
+	if (p->pretty && n->kind != NEST_ARRAY && !n->first) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_putc(b, '}');
+}
+
+/* A leaf whose text is also its JSON value (a string).  */
+static void put_leaf(struct printer *p, const char *text, struct sg_buf_lite *b)
+{
+	if (p->json)
+		sg_out_string(p->json, take_key(p), text);
+	else
+		lite_puts(b, text);
+}
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b);
@@ -453,6 +291,14 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 	/* print/d reads the bits as signed whatever the type, as gdb does.  */
 	if ((is_signed || p->fmt == 'd') && size < 8 && (raw >> (size * 8 - 1)) & 1)
 		sv = (int64_t)(raw | ~mask);
+	if (p->json && !strchr("xotaz", p->fmt ? p->fmt : '-')) {
+		/* Numbers, chars included; hex and the like stay strings.  */
+		if (is_signed || p->fmt == 'd')
+			sg_out_int(p->json, take_key(p), sv);
+		else
+			sg_out_uint(p->json, take_key(p), raw);
+		return;
+	}
 	if (p->fmt == 'x') {
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, raw);
 	} else if (p->fmt == 'o') {
@@ -476,13 +322,24 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 	} else {
 		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
 	}
-	lite_puts(b, tmp);
+	put_leaf(p, tmp, b);
 }
 
-static void put_error(struct sg_error *err, struct sg_buf_lite *b)
+static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b)
 {
 	char *e = fault_text(err);
-	lite_puts(b, e ? e : "<error>");
+	if (p->json) {
+		/* {"error": "Cannot access memory at address 0x10"} */
+		sg_out_object_begin(p->json, take_key(p));
+		size_t n = e ? strlen(e) : 0;
+		if (n > 9)
+			sg_out_string_len(p->json, "error", e + 8, n - 9);
+		else
+			sg_out_string(p->json, "error", "error");
+		sg_out_object_end(p->json);
+	} else {
+		lite_puts(b, e ? e : "<error>");
+	}
 	free(e);
 	sg_error_destroy(err);
 }
@@ -499,6 +356,10 @@ static void put_char_array(struct printer *p, const unsigned char *s, size_t n,
 	if (n > p->limit) {
 		n = p->limit;
 		truncated = true;
+	}
+	if (p->json) {
+		sg_out_string_len(p->json, take_key(p), (const char *)s, n);
+		return;
 	}
 	if (n == 0) {
 		lite_puts(b, "\"\"");
@@ -577,9 +438,11 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 {
 	Dwarf_Die full;
 	sg_type_complete(p->t, type, &full);
-	lite_putc(b, '{');
+	struct nest n;
+	nest_open(p, &n, NEST_STRUCT, b);
+	char *type_name = qualified_name(&full);
+	n.name = type_name;
 	Dwarf_Die m;
-	bool first = true;
 	if (dwarf_child(&full, &m) == 0) {
 		do {
 			int mtag = dwarf_tag(&m);
@@ -592,16 +455,17 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 					continue;
 				if (dwarf_attr(&m, DW_AT_data_member_location, &a))
 					dwarf_formudata(&a, &off);
-				char *bn = qualified_name(&bt);
-				lite_puts(b, first ? "<" : ", <");
-				lite_puts(b, bn ? bn : "?");
-				lite_puts(b, "> = ");
+				char *bn = qualified_name(&bt), *label;
+				if (asprintf(&label, "<%s>", bn ? bn : "?") < 0)
+					label = NULL;
+				nest_base(p, &n, label ? label : "<?>", b);
 				free(bn);
-				first = false;
 				struct val bv = { .type = bt, .lvalue = v->lvalue, .address = v->address + off };
 				if (!v->lvalue)
 					bv.bits = v->bits >> (8 * off);
 				put_value(p, &bv, false, depth + 1, b);
+				nest_base_end(p, &n, b);
+				free(label);
 				continue;
 			}
 			bool is_static = mtag == DW_TAG_variable ||
@@ -619,13 +483,19 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 					sg_error_destroy(err);
 					continue;
 				}
-				lite_puts(b, first ? "static " : ", static ");
-				first = false;
-				lite_puts(b, name);
-				lite_puts(b, " = ");
+				char *label;
+				if (asprintf(&label, "static %s", name) < 0)
+					label = NULL;
+				/* JSON keys have no "static": C++ forbids a member
+				   of the same name.  */
+				nest_item(p, &n, p->json ? name : label ? label : name, b);
+				free(label);
 				if (err) {
 					sg_error_destroy(err);
-					lite_puts(b, "<optimized out>");
+					if (p->json)
+						sg_out_null(p->json, take_key(p));
+					else
+						lite_puts(b, "<optimized out>");
 				} else {
 					struct val sv = { .type = mt, .lvalue = true, .address = sym.address };
 					put_value(p, &sv, false, depth + 1, b);
@@ -644,10 +514,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bit_size) == 0;
 			if (bitfield && dwarf_attr(&m, DW_AT_data_bit_offset, &a))
 				dwarf_formudata(&a, &bit_off);
-			lite_puts(b, first ? "" : ", ");
-			first = false;
-			lite_puts(b, name ? name : "<anonymous>");
-			lite_puts(b, " = ");
+			nest_item(p, &n, name ? name : "<anonymous>", b);
 			if (bitfield) {
 				uint64_t word = 0;
 				size_t byte = bit_off / 8, shift = bit_off % 8;
@@ -657,7 +524,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 					w.bits = v->bits >> (8 * byte);
 				struct sg_error *err = nbytes <= 8 ? read_value(p->t, &w, &word, nbytes) : NULL;
 				if (err) {
-					put_error(err, b);
+					put_error(p, err, b);
 					continue;
 				}
 				uint64_t val = (word >> shift) & (bit_size >= 64 ? UINT64_MAX : (UINT64_C(1) << bit_size) - 1);
@@ -678,7 +545,8 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			put_value(p, &mv, false, depth + 1, b);
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	lite_putc(b, '}');
+	nest_close(p, &n, b);
+	free(type_name);
 }
 
 static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
@@ -686,7 +554,7 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 {
 	Dwarf_Die elem;
 	if (!die_type(type, &elem) || !v->lvalue) {
-		lite_puts(b, "<error: array without element type>");
+		put_leaf(p, "<error: array without element type>", b);
 		return;
 	}
 	uint64_t n = array_count(type), esize = type_size(&elem);
@@ -695,17 +563,18 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		unsigned char *buf = malloc(want ? want : 1);
 		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
 		if (err)
-			put_error(err, b);
+			put_error(p, err, b);
 		else
 			put_char_array(p, buf, want, b);
 		free(buf);
 		return;
 	}
-	lite_putc(b, '{');
+	struct nest nest;
+	nest_open(p, &nest, NEST_ARRAY, b);
 	size_t shown = 0;
 	for (uint64_t i = 0; i < n;) {
 		if (shown >= p->limit) {
-			lite_puts(b, "...");
+			put_note(p, "...", b);
 			break;
 		}
 		/* Count identical elements, comparing their bytes.  */
@@ -713,18 +582,18 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		unsigned char a[64], c[64];
 		bool small = esize && esize <= sizeof(a) &&
 			     !sg_target_read(p->t, v->address + i * esize, a, esize);
-		while (small && i + run < n &&
+		/* JSON has no repeat blocks.  */
+		while (small && !p->json && i + run < n &&
 		       !sg_target_read(p->t, v->address + (i + run) * esize, c, esize) &&
 		       !memcmp(a, c, esize))
 			run++;
-		if (i)
-			lite_puts(b, ", ");
+		nest_item(p, &nest, NULL, b);
 		struct val ev = { .type = elem, .lvalue = true, .address = v->address + i * esize };
 		put_value(p, &ev, false, depth + 1, b);
 		if (run > REPEAT_THRESHOLD) {
 			char tmp[48];
 			snprintf(tmp, sizeof(tmp), " <repeats %" PRIu64 " times>", run);
-			lite_puts(b, tmp);
+			put_note(p, tmp, b);
 			i += run;
 			shown += REPEAT_THRESHOLD;
 		} else {
@@ -732,7 +601,7 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 			shown++;
 		}
 	}
-	lite_putc(b, '}');
+	nest_close(p, &nest, b);
 }
 
 /* ---- typed readers ---- */
@@ -756,6 +625,7 @@ struct child_print {
 	struct printer *p;
 	int depth;
 	struct sg_buf_lite *b;
+	struct nest nest;
 	size_t n;
 	bool named;
 	bool map;
@@ -766,7 +636,7 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 	struct child_print *c = arg;
 	if ((c->map ? c->n / 2 : c->n) == c->p->limit && (!c->map || c->n % 2 == 0)) {
 		/* One past the limit: there is more, as gdb's "..." says.  */
-		lite_puts(c->b, "...");
+		put_note(c->p, "...", c->b);
 		return SG_CB_ABORT;
 	}
 	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
@@ -775,22 +645,60 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 	if (c->map) {
 		/* Keys and values alternate: "[key] = value".  */
 		bool key = c->n++ % 2 == 0;
-		lite_puts(c->b, key ? (c->n > 1 ? ", [" : "[") : "] = ");
+		if (key)
+			nest_key(c->p, &c->nest, c->b);
+		else
+			nest_value(c->p, c->b);
 		put_value(c->p, &cv, false, c->depth + 1, c->b);
+		if (!key)
+			nest_pair_end(c->p);
 		return SG_CB_OK;
 	}
-	lite_puts(c->b, c->n++ ? ", " : "");
-	if (c->named && name) {
-		/* No display hint: gdb prints "name = value".  */
-		lite_puts(c->b, name);
-		lite_puts(c->b, " = ");
-	}
+	c->n++;
+	/* No display hint: gdb prints "name = value".  */
+	nest_item(c->p, &c->nest, c->named ? name : NULL, c->b);
 	put_value(c->p, &cv, false, c->depth + 1, c->b);
 	return SG_CB_OK;
 }
 
+/* A reader's string summary ("\"abc\"..."): its bytes, for JSON.  Not
+   quoted: the summary as it is.  */
+static void put_summary_string(struct printer *p, const char *summary)
+{
+	const char *q = summary;
+	if (*q != '"') {
+		sg_out_string(p->json, take_key(p), summary);
+		return;
+	}
+	struct sg_buf_lite b = { 0 };
+	for (q++; *q && *q != '"'; q++) {
+		if (*q != '\\' || !q[1]) {
+			lite_putc(&b, *q);
+			continue;
+		}
+		static const char from[] = "abfnrtve\\\"'", to[] = "\a\b\f\n\r\t\v\033\\\"'";
+		const char *f = strchr(from, *++q);
+		if (f) {
+			lite_putc(&b, to[f - from]);
+		} else if (*q >= '0' && *q <= '7') {
+			unsigned v = 0;
+			for (int i = 0; i < 3 && *q >= '0' && *q <= '7'; i++)
+				v = v * 8 + (unsigned)(*q++ - '0');
+			q--;
+			lite_putc(&b, (char)v);
+		} else {
+			lite_putc(&b, *q);
+		}
+	}
+	sg_out_string_len(p->json, take_key(p), b.s ? b.s : "", b.len);
+	free(b.s);
+}
+
 /* Print V with the typed reader registered for its type, if any, as gdb's
-   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}". */
+   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
+   In JSON a reader's value is its children: an array, an array of
+   {key, value} for a map, an object of named children; a string, or a
+   reader without children, is its summary.  */
 static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 			    struct sg_buf_lite *b)
 {
@@ -810,41 +718,155 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, f.found->arg)
 					    : NULL;
 	if (err) {
-		put_error(err, b);
+		put_error(p, err, b);
 		sg_value_destroy(value);
 		return true;
 	}
-	if (summary)
+	bool kids = ops->children && ops->hint != SG_HINT_STRING;
+	if (summary && !p->json)
 		lite_puts(b, summary);
+	else if (p->json && !kids)
+		put_summary_string(p, summary ? summary : "");
 	free(summary);
-	if (ops->children && ops->hint != SG_HINT_STRING) {
-		struct sg_buf_lite kids = { 0 };
-		struct child_print c = { p, depth, &kids, 0, ops->hint == SG_HINT_NONE,
+	if (kids) {
+		/* Text: the children go after " = " only when there are some,
+		   so they are written aside first.  JSON: always a container. */
+		struct sg_buf_lite kb = { 0 };
+		struct child_print c = { p, depth, &kb, { 0 }, 0, ops->hint == SG_HINT_NONE,
 					 ops->hint == SG_HINT_MAP };
+		nest_open(p, &c.nest, ops->hint == SG_HINT_NONE ? NEST_STRUCT
+				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, f.found->arg);
 		if (c.map && c.n % 2) {
 			/* A key whose value could not be read.  */
-			lite_puts(&kids, "]");
+			if (p->json) {
+				sg_out_null(p->json, "value");
+				nest_pair_end(p);
+			} else {
+				lite_puts(&kb, "]");
+			}
 		}
+		if (err && p->json) {
+			p->key = c.nest.kind == NEST_STRUCT ? "error" : NULL;
+			put_error(p, err, &kb);
+			err = NULL;
+		}
+		nest_close(p, &c.nest, &kb);
 		if (err) {
 			lite_puts(b, " = ");
-			put_error(err, b);
-		} else if (c.n) {
-			lite_puts(b, " = {");
-			lite_puts(b, kids.s);
-			lite_putc(b, '}');
+			put_error(p, err, b);
+		} else if (c.n && !p->json) {
+			lite_puts(b, " = ");
+			lite_puts(b, kb.s);
 		}
-		free(kids.s);
+		free(kb.s);
 	}
 	sg_value_destroy(value);
 	return true;
+}
+
+/* JSON: a char pointer is its string (null when NULL), others are their
+   address as "0x..." strings.  */
+static void put_pointer_json(struct printer *p, uint64_t ptr, bool chars)
+{
+	if (!chars) {
+		sg_out_hex(p->json, take_key(p), ptr);
+		return;
+	}
+	if (!ptr) {
+		sg_out_null(p->json, take_key(p));
+		return;
+	}
+	char *str;
+	bool truncated;
+	struct sg_error *err = sg_target_read_string(p->t, ptr, p->limit, &str, &truncated);
+	if (err) {
+		put_error(p, err, NULL);
+		return;
+	}
+	sg_out_string(p->json, take_key(p), str);
+	free(str);
+}
+
+/* A float of SIZE bytes as gdb prints it: %g with the type's digits,
+   "nan(0xMANTISSA)" and "inf" with their signs.  JSON: a number, or the
+   text for the values JSON has no number for.  */
+static void put_float(struct printer *p, const unsigned char *raw, size_t size,
+		      struct sg_buf_lite *b)
+{
+	char tmp[64];
+	long double x;
+	int mant_bits;
+	uint64_t bits = 0;
+	memcpy(&bits, raw, size < 8 ? size : 8);
+	if (size == 4) {
+		float f;
+		memcpy(&f, raw, 4);
+		x = f;
+		mant_bits = 23;
+		snprintf(tmp, sizeof(tmp), "%.9g", f);
+	} else if (size == 8) {
+		double d;
+		memcpy(&d, raw, 8);
+		x = d;
+		mant_bits = 52;
+		snprintf(tmp, sizeof(tmp), "%.17g", d);
+	} else {
+		long double ld = 0;
+		memcpy(&ld, raw, sizeof(ld) < size ? sizeof(ld) : size);
+		x = ld;
+		mant_bits = 62;	/* x87: below the explicit integer bit */
+		snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
+	}
+	bool finite = isfinite(x);
+	if (isnan(x))
+		snprintf(tmp, sizeof(tmp), "%snan(0x%" PRIx64 ")", signbit(x) ? "-" : "",
+			 bits & ((UINT64_C(1) << mant_bits) - 1));
+	if (p->json && finite) {
+		sg_out_double(p->json, take_key(p), (double)x);
+		return;
+	}
+	put_leaf(p, tmp, b);
+}
+
+/* The enumerator of ENUM_TYPE whose value is RAW, new string, or NULL.
+   C++ QUALIFIED names it in its scope: the enum's for an enum class, else
+   the enclosing one's, as gdb does.  */
+static char *enumerator_name(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, bool qualified)
+{
+	Dwarf_Die full, e;
+	Dwarf_Attribute a;
+	sg_type_complete(t, enum_type, &full);
+	if (dwarf_child(&full, &e) != 0)
+		return NULL;
+	do {
+		Dwarf_Sword ev;
+		if (dwarf_tag(&e) != DW_TAG_enumerator || !dwarf_attr(&e, DW_AT_const_value, &a) ||
+		    dwarf_formsdata(&a, &ev) != 0 || (uint64_t)ev != raw)
+			continue;
+		const char *en = dwarf_diename(&e);
+		char *q = qualified && is_cplus(&full) ? qualified_name(&full) : NULL, *ret;
+		bool scoped = dwarf_attr(&full, DW_AT_enum_class, &a) != NULL;
+		if (q && !scoped) {
+			char *cut = strrchr(q, ':');
+			if (cut)
+				cut[1] = '\0';
+			else
+				q[0] = '\0';
+		}
+		if (asprintf(&ret, "%s%s%s", q ? q : "", q && scoped ? "::" : "", en ? en : "?") < 0)
+			ret = NULL;
+		free(q);
+		return ret;
+	} while (dwarf_siblingof(&e, &e) == 0);
+	return NULL;
 }
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b)
 {
 	if (depth > MAX_VALUE_DEPTH) {
-		lite_puts(b, "...");
+		put_leaf(p, "...", b);
 		return;
 	}
 	Dwarf_Die t;
@@ -867,13 +889,18 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		uint64_t ptr = 0;
 		struct sg_error *err = read_value(p->t, v, &ptr, 8);
 		if (err) {
-			put_error(err, b);
+			put_error(p, err, b);
 			return;
 		}
 		Dwarf_Die target;
 		bool has_target = die_type(&t, &target);
-		bool chars = has_target && is_char_type(&target) && !p->fmt;
-		if (top && !chars) {
+		bool chars = has_target && is_char_type(&target) && (!p->fmt || p->fmt == 's');
+		if (p->json) {
+			/* A char pointer is its string; others their address.  */
+			put_pointer_json(p, ptr, chars);
+			return;
+		}
+		if (top && !chars && p->fmt != 'a') {
 			char *ts = type_string((Dwarf_Die *)&v->type, "");
 			lite_putc(b, '(');
 			lite_puts(b, ts);
@@ -893,35 +920,14 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		uint64_t raw = 0;
 		struct sg_error *err = read_value(p->t, v, &raw, size <= 8 ? size : 8);
 		if (err) {
-			put_error(err, b);
+			put_error(p, err, b);
 			return;
 		}
-		Dwarf_Die full, e;
-		sg_type_complete(p->t, &t, &full);
-		if (!p->fmt && dwarf_child(&full, &e) == 0) {
-			do {
-				Dwarf_Sword ev;
-				if (dwarf_tag(&e) == DW_TAG_enumerator && dwarf_attr(&e, DW_AT_const_value, &a) &&
-				    dwarf_formsdata(&a, &ev) == 0 && (uint64_t)ev == raw) {
-					/* C++ names the enumerator in its scope: the enum's
-					   for an enum class, else the enclosing one's.  */
-					char *q = is_cplus(&full) ? qualified_name(&full) : NULL;
-					bool scoped = dwarf_attr(&full, DW_AT_enum_class, &a) != NULL;
-					if (q) {
-						char *cut = scoped ? NULL : strrchr(q, ':');
-						if (!scoped && cut)
-							cut[1] = '\0';
-						else if (!scoped)
-							q[0] = '\0';
-						lite_puts(b, q);
-						if (scoped)
-							lite_puts(b, "::");
-						free(q);
-					}
-					lite_puts(b, dwarf_diename(&e));
-					return;
-				}
-			} while (dwarf_siblingof(&e, &e) == 0);
+		char *name = p->fmt ? NULL : enumerator_name(p->t, &t, raw, !p->json);
+		if (name) {
+			put_leaf(p, name, b);
+			free(name);
+			return;
 		}
 		put_int(p, raw, size, false, false, b);
 		return;
@@ -933,29 +939,23 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		unsigned char raw[16] = { 0 };
 		struct sg_error *err = read_value(p->t, v, raw, size <= 16 ? size : 16);
 		if (err) {
-			put_error(err, b);
+			put_error(p, err, b);
 			return;
 		}
-		char tmp[64];
-		if (enc == DW_ATE_float && !p->fmt) {
-			if (size == 4) {
-				float f;
-				memcpy(&f, raw, 4);
-				snprintf(tmp, sizeof(tmp), "%.9g", f);
-			} else if (size == 8) {
-				double d;
-				memcpy(&d, raw, 8);
-				snprintf(tmp, sizeof(tmp), "%.17g", d);
-			} else {
-				long double ld;
-				memcpy(&ld, raw, sizeof(ld) < 16 ? sizeof(ld) : 16);
-				snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
-			}
-			lite_puts(b, tmp);
+		if (enc == DW_ATE_float && (!p->fmt || p->fmt == 'f' || p->fmt == 's')) {
+			put_float(p, raw, size, b);
 			return;
 		}
 		if (enc == DW_ATE_boolean && !p->fmt) {
-			lite_puts(b, raw[0] ? "true" : "false");
+			if (p->json)
+				sg_out_bool(p->json, take_key(p), raw[0]);
+			else
+				lite_puts(b, raw[0] ? "true" : "false");
+			return;
+		}
+		if (p->fmt == 'f' && (size == 4 || size == 8)) {
+			/* print/f reads an integer's bits as a float of its size. */
+			put_float(p, raw, size, b);
 			return;
 		}
 		uint64_t u = 0;
@@ -966,10 +966,11 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		return;
 	}
 	default: {
-		char *ts = type_string((Dwarf_Die *)&v->type, "");
-		lite_puts(b, "<unsupported type ");
-		lite_puts(b, ts);
-		lite_putc(b, '>');
+		char *ts = type_string((Dwarf_Die *)&v->type, ""), *text;
+		if (asprintf(&text, "<unsupported type %s>", ts ? ts : "?") >= 0) {
+			put_leaf(p, text, b);
+			free(text);
+		}
 		free(ts);
 	}
 	}
@@ -1545,14 +1546,42 @@ static char *xval_type(struct xval *x)
 	return type_string(x->void_base ? NULL : &x->v.type, stars);
 }
 
+/* A value that cannot be read at all is an error, as in gdb, not a
+   printed "<error: ...>".  */
+static struct sg_error *probe_value(struct sg_target *t, struct xval *x)
+{
+	Dwarf_Die st;
+	strip(&x->v.type, &st);
+	int tag = dwarf_tag(&st);
+	if (!x->v.lvalue || x->ptr_depth || tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	    tag == DW_TAG_array_type || tag == DW_TAG_class_type)
+		return NULL;
+	unsigned char probe;
+	struct sg_error *err = sg_target_read(t, x->v.address, &probe, 1);
+	if (err && sg_error_code(err) == SG_ERROR_FAULT) {
+		uint64_t bad = sg_error_address(err);
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+	}
+	return err;
+}
+
+static void printer_init(struct printer *p, struct shell *sh, struct sg_target *t, char fmt, bool raw)
+{
+	*p = (struct printer){ .sh = sh, .t = t, .fmt = fmt, .raw = raw };
+	p->limit = sg_setting_uint(sh->session, "print elements", 200);
+	if (p->limit == 0 || p->limit > 1000000)
+		p->limit = 1000000;
+	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
+}
+
 /* TOP: a value printed by itself, whose pointers show their type, as in
    print; info locals shows them bare.  */
 static struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
 				     bool raw, bool top, char **ret)
 {
-	struct printer p = { sh, t, sg_setting_uint(sh->session, "print elements", 200), fmt, raw };
-	if (p.limit == 0 || p.limit > 1000000)
-		p.limit = 1000000;
+	struct printer p;
+	printer_init(&p, sh, t, fmt, raw);
 	struct sg_buf_lite b = { 0 };
 	if (x->ptr_depth) {
 		char tmp[40];
@@ -1565,32 +1594,35 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 		}
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
 		lite_puts(&b, tmp);
-		if (!fmt)
+		if (!fmt || fmt == 'a')
 			put_symbol(t, x->v.bits, &b);
 		*ret = b.s;
 		return NULL;
 	}
-	/* Like gdb, a value that cannot be read at all is an error, not a
-	   printed "<error: ...>".  */
-	Dwarf_Die st;
-	strip(&x->v.type, &st);
-	int tag = dwarf_tag(&st);
-	if (x->v.lvalue && tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-	    tag != DW_TAG_array_type && tag != DW_TAG_class_type) {
-		unsigned char probe;
-		struct sg_error *err = sg_target_read(t, x->v.address, &probe, 1);
-		if (err) {
-			if (sg_error_code(err) == SG_ERROR_FAULT) {
-				uint64_t bad = sg_error_address(err);
-				sg_error_destroy(err);
-				return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
-			}
-			return err;
-		}
-	}
+	struct sg_error *err = probe_value(t, x);
+	if (err)
+		return err;
 	put_value(&p, &x->v, top, 0, &b);
 	*ret = b.s ? b.s : strdup("");
 	return NULL;
+}
+
+/* X as the JSON member KEY of OUT: structs are objects, arrays and
+   sequences arrays, maps arrays of {"key","value"}, strings strings.  */
+static void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
+		       struct sg_out *out, const char *key)
+{
+	struct printer p;
+	printer_init(&p, sh, t, fmt, raw);
+	p.json = out;
+	p.key = key;
+	if (x->ptr_depth) {
+		sg_out_hex(out, key, x->v.bits);
+		return;
+	}
+	struct sg_buf_lite scratch = { 0 };	/* text that JSON leaves out */
+	put_value(&p, &x->v, true, 0, &scratch);
+	free(scratch.s);
 }
 
 static struct sg_error *parse_format(const char **args, char *fmt, bool *raw)
@@ -1638,7 +1670,9 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 		sg_out_printf(out, "%s", text);
 	if (history)
 		sg_out_uint(out, "history", sh->value_history);
-	sg_out_string(out, "value", text);
+	if (sg_out_json(out))
+		json_value(sh, t, &x, fmt, raw, out, "value");
+	sg_out_string(out, "text", text);
 	sg_out_string(out, "type", type);
 	if (x.v.lvalue && !x.ptr_depth)
 		sg_out_hex(out, "address", x.v.address);
@@ -1816,12 +1850,13 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		return;
 	struct val v = { .type = type };
 	struct sg_error *err = locate(fc, var, &v);
+	struct xval x = { .v = v };
+	bool optimized_out = err != NULL;
 	char *text = NULL;
 	if (err) {
 		sg_error_destroy(err);
 		text = strdup("<optimized out>");
 	} else {
-		struct xval x = { .v = v };
 		err = format_value(sh, fc->t, &x, 0, false, false, &text);
 		if (err) {
 			text = fault_text(err);
@@ -1829,10 +1864,18 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		}
 	}
 	sg_out_printf(out, "%s%s = %s\n", indent, name, text ? text : "?");
-	sg_out_object_begin(out, NULL);
-	sg_out_string(out, "name", name);
-	sg_out_string(out, "value", text);
-	sg_out_object_end(out);
+	if (sg_out_json(out)) {
+		/* The value as in print (null when optimized out), and gdb's
+		   text.  */
+		sg_out_object_begin(out, NULL);
+		sg_out_string(out, "name", name);
+		if (optimized_out)
+			sg_out_null(out, "value");
+		else
+			json_value(sh, fc->t, &x, 0, false, out, "value");
+		sg_out_string(out, "text", text);
+		sg_out_object_end(out);
+	}
 	free(text);
 }
 

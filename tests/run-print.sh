@@ -93,8 +93,8 @@ $2 = {0 <repeats 16 times>}' "print elements limits strings; repeats count as el
 
 sg --json -p "$pid" -ex 'print g_pt' -ex 'ptype struct point'
 if command -v jq >/dev/null; then
-	is "$(printf '%s\n' "$OUT" | head -1 | jq -r '[.history, .value, .type] | @tsv')" \
-		$'1\t{x = 1, y = 2}\tstruct point' "print in JSON"
+	is "$(printf '%s\n' "$OUT" | head -1 | jq -r '[.history, .text, .type, (.value | tojson)] | @tsv')" \
+		$'1\t{x = 1, y = 2}\tstruct point\t{"x":1,"y":2}' "print in JSON: the value as an object, gdb's text beside it"
 	is "$(printf '%s\n' "$OUT" | tail -1 | jq -r '.type')" $'struct point {\n    int x;\n    int y;\n}' "ptype in JSON"
 else
 	skip "jq not installed"

@@ -37,6 +37,8 @@ SG_PUBLIC void sg_out_string_len(struct sg_out *out, const char *key, const char
 				 size_t len);
 SG_PUBLIC void sg_out_int(struct sg_out *out, const char *key, int64_t value);
 SG_PUBLIC void sg_out_uint(struct sg_out *out, const char *key, uint64_t value);
+/* A finite number; NaN and infinities write null.  */
+SG_PUBLIC void sg_out_double(struct sg_out *out, const char *key, double value);
 /* An address, as the string "0x..." (JSON numbers lose precision above 2^53). */
 SG_PUBLIC void sg_out_hex(struct sg_out *out, const char *key, uint64_t value);
 SG_PUBLIC void sg_out_bool(struct sg_out *out, const char *key, bool value);

@@ -1,0 +1,29 @@
+/* What the data commands (cmd-data.c) share with the type printer
+   (types.c): DWARF type helpers and gdb's spelling of types.  */
+#ifndef SG_SHELL_DATA_H
+#define SG_SHELL_DATA_H
+
+#include "shell.h"
+
+#include <elfutils/libdw.h>
+
+#define MAX_TYPE_DEPTH 32
+
+/* DIE's DW_AT_type, into *RET.  */
+bool die_type(Dwarf_Die *die, Dwarf_Die *ret);
+/* Skip typedefs and qualifiers.  */
+void strip(Dwarf_Die *in, Dwarf_Die *out);
+/* TYPE's size in bytes, 0 when unknown.  */
+uint64_t type_size(Dwarf_Die *type);
+/* Whether DIE comes from a C++ compilation unit.  */
+bool is_cplus(Dwarf_Die *die);
+/* DIE's name with its C++ scopes ("ns::Derived"), new string; the plain
+   name in C; NULL for an unnamed DIE.  */
+char *qualified_name(Dwarf_Die *die);
+/* TYPE declared around INNER ("int (*" INNER ")[3]"), new string; TYPE
+   NULL is void.  */
+char *type_string(Dwarf_Die *type, const char *inner);
+/* ptype's text for TYPE (struct bodies expanded), new string.  */
+char *ptype_string(struct sg_target *t, Dwarf_Die *type);
+
+#endif
