@@ -13,6 +13,9 @@
 #define MAX_ANON_DEPTH 8	/* anonymous struct in anonymous union in ... */
 #define MAX_BASES 64		/* classes searched per member, bases included */
 #define MAX_NAME 1024
+/* Member DIEs looked at per name: anonymous members of hostile DWARF
+   could otherwise nest into an exponential walk.  */
+#define MAX_VISITS 100000
 
 /* A slice of a spec string.  */
 struct slice {
@@ -211,6 +214,7 @@ struct search {
 	struct slice name;
 	struct base queue[MAX_BASES];
 	size_t tail;
+	size_t visits;
 };
 
 /* NAME among the members of CLS at OFF, its anonymous members included
@@ -223,6 +227,8 @@ static enum status search_members(struct search *s, Dwarf_Die *cls, const struct
 	if (dwarf_child(cls, &c) != 0)
 		return MISSING;
 	do {
+		if (++s->visits > MAX_VISITS)
+			return MISSING;
 		int tag = dwarf_tag(&c);
 		const char *name = dwarf_diename(&c);
 		Dwarf_Die mt, full;
@@ -269,6 +275,7 @@ static enum status find_member(struct sg_target *t, const Dwarf_Die *type, uint6
 	s->name = name;
 	s->queue[0] = (struct base){ .type = *type, .off = off };
 	s->tail = 1;
+	s->visits = 0;
 	enum status st = MISSING;
 	for (size_t head = 0; head < s->tail && st == MISSING; head++) {
 		Dwarf_Die full;
