@@ -1,32 +1,26 @@
-/* libstdcxx: typed readers for GCC's C++ library, printing what gdb's
-   libstdc++ printers print.  Member names come from the program's DWARF
-   (through base classes), not from offsets compiled in here.
+/* libstdcxx: typed readers for GCC's C++ library, printing what the
+   libstdc++ printers print in gdb.  This file registers the readers of the
+   other files (one per container family) and holds their shared helpers.
 
-   So far: std::string (the C++11 ABI), std::vector, std::list, std::set,
-   std::multiset, std::map, std::multimap, std::unique_ptr, std::shared_ptr
-   and std::weak_ptr; the other containers
-   follow the same pattern.  Every walk is bounded by the container's own
-   count, so cyclic or garbage links end it.  */
-#define _GNU_SOURCE	/* asprintf */
-#include <spyglass/spyglass.h>
+   Every walk is bounded by the container's own count and by "print
+   elements", so cyclic or garbage links end it with an error.  */
+#include <config.h>
+#include "libstdcxx.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <dwarf.h>
+#include <fnmatch.h>
 
-/* A vector or string claiming more than this is garbage.  */
-#define MAX_SANE_COUNT (UINT64_C(1) << 32)
+#define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
+#define MAX_BASES 64
 
-static size_t print_limit(struct sg_session *session)
+size_t lsx_print_limit(struct sg_session *session)
 {
 	uint64_t n = sg_setting_uint(session, "print elements", 200);
 	return n > (1u << 20) ? (1u << 20) : n;
 }
 
-/* The member at the path A.B.C (non-empty) of V, as a new value.  */
-static struct sg_error *member_path(const struct sg_value *v, const char *const *path,
-				    struct sg_value **ret)
+struct sg_error *lsx_member_path(const struct sg_value *v, const char *const *path,
+				 struct sg_value **ret)
 {
 	struct sg_value *cur = NULL;
 	const struct sg_value *at = v;
@@ -42,11 +36,10 @@ static struct sg_error *member_path(const struct sg_value *v, const char *const 
 	return NULL;
 }
 
-/* Read the member path A.B.C of V as an unsigned integer.  */
-static struct sg_error *read_path(const struct sg_value *v, const char *const *path, uint64_t *ret)
+struct sg_error *lsx_read_path(const struct sg_value *v, const char *const *path, uint64_t *ret)
 {
 	struct sg_value *m;
-	struct sg_error *err = member_path(v, path, &m);
+	struct sg_error *err = lsx_member_path(v, path, &m);
 	if (err)
 		return err;
 	err = sg_value_read_uint(m, ret);
@@ -54,534 +47,500 @@ static struct sg_error *read_path(const struct sg_value *v, const char *const *p
 	return err;
 }
 
-typedef int child_fn(const char *name, struct sg_value *child, void *fn_arg);
-
-/* Hand FN the element of type ELEM at ADDR, named "[I]" as gdb names a
-   container's children; *R gets FN's answer.  */
-static struct sg_error *emit_element(struct sg_target *t, const Dwarf_Die *elem, uint64_t addr,
-				     uint64_t i, child_fn *fn, void *fn_arg, int *r)
+/* A value at address 0 has its members at their offsets.  */
+struct sg_error *lsx_offset(struct sg_target *t, const Dwarf_Die *type, const char *const *path,
+			    uint64_t *off_ret, Dwarf_Die *type_ret)
 {
-	struct sg_value *child;
-	struct sg_error *err = sg_value_at(t, elem, addr, &child);
+	struct sg_value *v, *m;
+	struct sg_error *err = sg_value_at(t, type, 0, &v);
 	if (err)
 		return err;
-	char name[32];
-	snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+	err = lsx_member_path(v, path, &m);
+	sg_value_destroy(v);
+	if (err)
+		return err;
+	*off_ret = sg_value_address(m);
+	if (type_ret)
+		*type_ret = *sg_value_type(m);
+	sg_value_destroy(m);
+	return NULL;
+}
+
+struct sg_error *lsx_emit(struct sg_target *t, const Dwarf_Die *type, uint64_t addr,
+			  const char *name, lsx_child_fn *fn, void *fn_arg, int *r)
+{
+	struct sg_value *child;
+	struct sg_error *err = sg_value_at(t, type, addr, &child);
+	if (err)
+		return err;
 	*r = fn(name, child, fn_arg);
 	sg_value_destroy(child);
 	return NULL;
 }
 
-static void append(char **s, size_t *len, size_t *cap, const char *text)
+struct sg_error *lsx_emit_index(struct sg_target *t, const Dwarf_Die *type, uint64_t addr,
+				uint64_t i, lsx_child_fn *fn, void *fn_arg, int *r)
 {
-	size_t n = strlen(text);
-	if (*len + n + 1 > *cap) {
-		size_t ncap = (*cap + n + 1) * 2;
-		char *p = realloc(*s, ncap);
-		if (!p)
-			return;
-		*s = p;
-		*cap = ncap;
-	}
-	memcpy(*s + *len, text, n + 1);
-	*len += n;
+	char name[32];
+	snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+	return lsx_emit(t, type, addr, name, fn, fn_arg, r);
 }
 
-/* A byte inside double quotes as gdb writes it.  */
-static void escape(char **s, size_t *len, size_t *cap, unsigned char c)
+struct sg_error *lsx_pair_layout(struct sg_target *t, const Dwarf_Die *pair, struct lsx_pair *ret)
 {
-	char tmp[8];
-	static const char named[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
-				      ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v' };
-	if (c == '"' || c == '\\')
-		snprintf(tmp, sizeof(tmp), "\\%c", c);
-	else if (c < sizeof(named) && named[c])
-		snprintf(tmp, sizeof(tmp), "\\%c", named[c]);
-	else if (c < 0x20 || c >= 0x7f)
-		snprintf(tmp, sizeof(tmp), "\\%03o", c);
-	else
-		snprintf(tmp, sizeof(tmp), "%c", c);
-	append(s, len, cap, tmp);
-}
-
-/* std::__cxx11::basic_string<char>: _M_dataplus._M_p points at the
-   characters, _M_string_length counts them.  */
-static struct sg_error *string_summary(struct sg_session *session, const struct sg_value *v,
-				       char **ret, void *arg SG_UNUSED)
-{
-	static const char *const p_path[] = { "_M_dataplus", "_M_p", NULL };
-	static const char *const len_path[] = { "_M_string_length", NULL };
-	uint64_t p, len;
-	struct sg_error *err = read_path(v, p_path, &p);
+	static const char *const first[] = { "first", NULL }, *const second[] = { "second", NULL };
+	struct sg_error *err = lsx_offset(t, pair, first, &ret->first_off, &ret->first);
 	if (!err)
-		err = read_path(v, len_path, &len);
-	if (err)
-		return err;
-	if (len > MAX_SANE_COUNT)
-		return sg_error_format(SG_ERROR_BAD_DATA, "std::string of length %" PRIu64 " is not sane",
-				       len);
-	size_t limit = print_limit(session), want = len < limit ? len : limit;
-	unsigned char *buf = malloc(want ? want : 1);
-	if (!buf)
-		return &sg_enomem;
-	err = sg_target_read(sg_value_target(v), p, buf, want);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	size_t cap = 0, n = 0;
-	char *s = NULL;
-	append(&s, &n, &cap, "\"");
-	for (size_t i = 0; i < want; i++)
-		escape(&s, &n, &cap, buf[i]);
-	free(buf);
-	append(&s, &n, &cap, want < len ? "\"..." : "\"");
-	if (!s)
-		return &sg_enomem;
-	*ret = s;
-	return NULL;
+		err = lsx_offset(t, pair, second, &ret->second_off, &ret->second);
+	return err;
 }
 
-struct vec {
-	uint64_t start, finish, end;
-	uint64_t esize;
-	Dwarf_Die elem;
-};
-
-static struct sg_error *vector_read(const struct sg_value *v, struct vec *vec)
+struct sg_error *lsx_emit_pair(struct sg_target *t, const struct lsx_pair *pl, uint64_t addr,
+			       uint64_t i, lsx_child_fn *fn, void *fn_arg, int *r)
 {
-	static const char *const start[] = { "_M_impl", "_M_start", NULL };
-	static const char *const finish[] = { "_M_impl", "_M_finish", NULL };
-	static const char *const end[] = { "_M_impl", "_M_end_of_storage", NULL };
-	struct sg_error *err = read_path(v, start, &vec->start);
-	if (!err)
-		err = read_path(v, finish, &vec->finish);
-	if (!err)
-		err = read_path(v, end, &vec->end);
-	if (!err)
-		err = sg_value_template_type(v, 0, &vec->elem);
-	if (err)
-		return err;
-	vec->esize = sg_type_size(&vec->elem);
-	if (!vec->esize || vec->finish < vec->start || vec->end < vec->finish ||
-	    (vec->finish - vec->start) % vec->esize || (vec->finish - vec->start) / vec->esize > MAX_SANE_COUNT)
-		return sg_error_format(SG_ERROR_BAD_DATA,
-				       "not a valid std::vector (start 0x%" PRIx64 ", finish 0x%" PRIx64
-				       ", end of storage 0x%" PRIx64 ")",
-				       vec->start, vec->finish, vec->end);
-	return NULL;
+	struct sg_error *err = lsx_emit_index(t, &pl->first, addr + pl->first_off, i, fn, fn_arg, r);
+	if (!err && *r == SG_CB_OK)
+		err = lsx_emit_index(t, &pl->second, addr + pl->second_off, i, fn, fn_arg, r);
+	return err;
 }
 
-static struct sg_error *vector_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				       char **ret, void *arg SG_UNUSED)
+static bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
 {
-	struct vec vec;
-	struct sg_error *err = vector_read(v, &vec);
-	if (err)
-		return err;
-	if (asprintf(ret, "std::vector of length %" PRIu64 ", capacity %" PRIu64,
-		     (vec.finish - vec.start) / vec.esize, (vec.end - vec.start) / vec.esize) < 0)
-		return &sg_enomem;
-	return NULL;
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, ret);
 }
 
-static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
-					const struct sg_value *v, size_t limit,
-					child_fn *fn,
-					void *fn_arg, void *arg SG_UNUSED)
+/* TYPE's definition, without typedefs and qualifiers.  */
+static void definition(struct sg_target *t, const Dwarf_Die *type, Dwarf_Die *ret)
 {
-	struct vec vec;
-	struct sg_error *err = vector_read(v, &vec);
-	if (err)
-		return err;
-	uint64_t n = (vec.finish - vec.start) / vec.esize;
-	for (uint64_t i = 0; i < n && i < limit; i++) {
-		int r;
-		if ((err = emit_element(sg_value_target(v), &vec.elem, vec.start + i * vec.esize, i, fn,
-					fn_arg, &r)))
-			return err;
-		if (r != SG_CB_OK)
-			break;
-	}
-	return NULL;
+	Dwarf_Die st;
+	sg_type_strip(type, &st);
+	sg_type_complete(t, &st, ret);
 }
 
-/* ---- std::list ---- */
-
-/* The size of a named type of the program, for node layouts.  */
-static uint64_t named_size(struct sg_target *t, const char *name)
+/* Visit TYPE's template type arguments in order, packs flattened; stop
+   at argument N (or count them all when N is UINT_MAX).  */
+static unsigned template_walk(struct sg_target *t, const Dwarf_Die *type, unsigned n, Dwarf_Die *ret)
 {
-	Dwarf_Die d;
-	struct sg_error *err = sg_lookup_type(t, name, &d);
-	if (err) {
-		sg_error_destroy(err);
+	Dwarf_Die full, c, p;
+	definition(t, type, &full);
+	unsigned i = 0;
+	if (dwarf_child(&full, &c) != 0)
 		return 0;
-	}
-	return sg_type_size(&d);
-}
-
-struct list {
-	uint64_t head, first, count;
-	uint64_t value_off;	/* the value after the node's two links */
-	Dwarf_Die elem;
-};
-
-static struct sg_error *list_read(const struct sg_value *v, struct list *l)
-{
-	static const char *const next[] = { "_M_impl", "_M_node", "_M_next", NULL };
-	static const char *const size[] = { "_M_impl", "_M_node", "_M_size", NULL };
-	static const char *const head[] = { "_M_impl", "_M_node", NULL };
-	struct sg_value *hdr;
-	struct sg_error *err = member_path(v, head, &hdr);
-	if (err)
-		return err;
-	l->head = sg_value_address(hdr);
-	sg_value_destroy(hdr);
-	if ((err = read_path(v, next, &l->first)) || (err = read_path(v, size, &l->count)) ||
-	    (err = sg_value_template_type(v, 0, &l->elem)))
-		return err;
-	l->value_off = named_size(sg_value_target(v), "std::__detail::_List_node_base");
-	if (!l->value_off)
-		return sg_error_create(SG_ERROR_LOOKUP, "no std::__detail::_List_node_base in the DWARF");
-	if (l->count > MAX_SANE_COUNT)
-		return sg_error_format(SG_ERROR_BAD_DATA, "std::list of %" PRIu64 " elements is not sane",
-				       l->count);
-	return NULL;
-}
-
-static struct sg_error *list_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     char **ret, void *arg SG_UNUSED)
-{
-	struct list l;
-	struct sg_error *err = list_read(v, &l);
-	if (err)
-		return err;
-	*ret = strdup(l.first == l.head ? "empty std::__cxx11::list" : "std::__cxx11::list");
-	return *ret ? NULL : &sg_enomem;
-}
-
-static struct sg_error *list_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				      size_t limit,
-				      child_fn *fn,
-				      void *fn_arg, void *arg SG_UNUSED)
-{
-	struct list l;
-	struct sg_error *err = list_read(v, &l);
-	if (err)
-		return err;
-	struct sg_target *t = sg_value_target(v);
-	uint64_t node = l.first;
-	/* The count bounds the walk, so a cyclic list ends too.  */
-	for (uint64_t i = 0; node != l.head && i < limit && i <= l.count; i++) {
-		if (i == l.count)
-			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
-		int r;
-		if ((err = emit_element(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
-			return err;
-		if (r != SG_CB_OK)
-			break;
-		if ((err = sg_target_read_u64(t, node, &node)))
-			return err;
-	}
-	return NULL;
-}
-
-/* ---- std::set (a red-black tree) ---- */
-
-struct tree {
-	uint64_t header, leftmost, count;
-	uint64_t value_off;	/* after color, parent, left, right */
-	Dwarf_Die elem;
-};
-
-static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
-{
-	static const char *const left[] = { "_M_t", "_M_impl", "_M_header", "_M_left", NULL };
-	static const char *const count[] = { "_M_t", "_M_impl", "_M_node_count", NULL };
-	static const char *const hdr[] = { "_M_t", "_M_impl", "_M_header", NULL };
-	struct sg_value *cur;
-	struct sg_error *err = member_path(v, hdr, &cur);
-	if (err)
-		return err;
-	tr->header = sg_value_address(cur);
-	tr->value_off = sg_type_size(sg_value_type(cur));
-	sg_value_destroy(cur);
-	if ((err = read_path(v, left, &tr->leftmost)) || (err = read_path(v, count, &tr->count)))
-		return err;
-	/* The node's value type is _Rb_tree's second template argument: the
-	   key for a set, std::pair<const K, V> for a map.  */
-	struct sg_value *t;
-	if ((err = sg_value_member(v, "_M_t", &t)))
-		return err;
-	err = sg_value_template_type(t, 1, &tr->elem);
-	sg_value_destroy(t);
-	if (err)
-		return err;
-	if (tr->count > MAX_SANE_COUNT || !tr->value_off)
-		return sg_error_format(SG_ERROR_BAD_DATA, "red-black tree of %" PRIu64 " nodes is not sane",
-				       tr->count);
-	return NULL;
-}
-
-/* The in-order successor of NODE: the leftmost of its right subtree, or
-   the first ancestor it is left of.  */
-static struct sg_error *tree_next(struct sg_target *t, uint64_t node, uint64_t *ret)
-{
-	uint64_t links[3];	/* parent, left, right after the color word */
-	struct sg_error *err = sg_target_read(t, node + 8, links, sizeof(links));
-	if (err)
-		return err;
-	if (links[2]) {
-		node = links[2];
-		for (int i = 0; i < 64; i++) {
-			uint64_t l;
-			if ((err = sg_target_read_u64(t, node + 16, &l)))
-				return err;
-			if (!l)
-				break;
-			node = l;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_template_type_parameter) {
+			if (i++ == n)
+				return die_type(&c, ret) ? i : 0;
+		} else if (tag == DW_TAG_GNU_template_parameter_pack && dwarf_child(&c, &p) == 0) {
+			do {
+				if (dwarf_tag(&p) == DW_TAG_template_type_parameter && i++ == n)
+					return die_type(&p, ret) ? i : 0;
+			} while (dwarf_siblingof(&p, &p) == 0);
 		}
-		*ret = node;
-		return NULL;
-	}
-	uint64_t parent = links[0];
-	for (int i = 0; i < 64; i++) {
-		uint64_t pl[3];
-		if ((err = sg_target_read(t, parent + 8, pl, sizeof(pl))))
-			return err;
-		if (pl[2] != node)
-			break;
-		node = parent;
-		parent = pl[0];
-	}
-	*ret = parent;
-	return NULL;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return i;
 }
 
-/* ARG is the container's name: std::set, std::multiset, std::map, ...  */
-static struct sg_error *tree_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     char **ret, void *arg)
+bool lsx_template_arg(struct sg_target *t, const Dwarf_Die *type, unsigned n, Dwarf_Die *ret)
 {
-	struct tree tr;
-	struct sg_error *err = tree_read(v, &tr);
-	if (err)
-		return err;
-	if (asprintf(ret, "%s with %" PRIu64 " element%s", (const char *)arg, tr.count,
-		     tr.count == 1 ? "" : "s") < 0)
-		return &sg_enomem;
-	return NULL;
+	return template_walk(t, type, n, ret) == n + 1;
 }
 
-/* The tree's values in order: one child each for a set, a key and a value
-   for a map (MAP).  */
-static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool map,
-				  child_fn *fn,
-				  void *fn_arg)
+unsigned lsx_template_count(struct sg_target *t, const Dwarf_Die *type)
 {
-	struct tree tr;
-	struct sg_error *err = tree_read(v, &tr);
-	if (err)
-		return err;
-	struct sg_target *t = sg_value_target(v);
-	uint64_t node = tr.leftmost;
-	/* At most COUNT nodes: a cyclic tree cannot keep us here.  */
-	for (uint64_t i = 0; i < tr.count && i < limit && node != tr.header; i++) {
-		struct sg_value *child;
-		if ((err = sg_value_at(t, &tr.elem, node + tr.value_off, &child)))
-			return err;
-		char name[32];
-		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
-		int r = SG_CB_OK;
-		if (map) {
-			struct sg_value *key = NULL, *val = NULL;
-			if (!(err = sg_value_member(child, "first", &key)) &&
-			    !(err = sg_value_member(child, "second", &val))) {
-				r = fn(name, key, fn_arg);
-				if (r == SG_CB_OK)
-					r = fn(name, val, fn_arg);
+	Dwarf_Die unused;
+	return template_walk(t, type, ~0u, &unused);
+}
+
+bool lsx_find_base(struct sg_target *t, const Dwarf_Die *type, const char *prefix, Dwarf_Die *ret,
+		   uint64_t *off_ret)
+{
+	struct { Dwarf_Die type; uint64_t off; } queue[MAX_BASES];
+	size_t head = 0, tail = 1;
+	queue[0].type = *type;
+	queue[0].off = 0;
+	while (head < tail) {
+		Dwarf_Die full, c, bt;
+		uint64_t off = queue[head].off;
+		definition(t, &queue[head++].type, &full);
+		if (dwarf_child(&full, &c) != 0)
+			continue;
+		do {
+			if (dwarf_tag(&c) != DW_TAG_inheritance || !die_type(&c, &bt))
+				continue;
+			Dwarf_Attribute a;
+			Dwarf_Word boff = 0;
+			if (dwarf_attr(&c, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &boff);
+			/* Bases are often typedefs (_Node_alloc_type).  */
+			definition(t, &bt, &bt);
+			char *name = sg_type_qualified_name(&bt);
+			bool hit = name && !strncmp(name, prefix, strlen(prefix));
+			free(name);
+			if (hit) {
+				*ret = bt;
+				*off_ret = off + boff;
+				return true;
 			}
-			sg_value_destroy(key);
-			sg_value_destroy(val);
-		} else {
-			r = fn(name, child, fn_arg);
-		}
-		sg_value_destroy(child);
-		if (err)
-			return err;
-		if (r != SG_CB_OK)
-			break;
-		if ((err = tree_next(t, node, &node)))
-			return err;
+			if (tail < MAX_BASES) {
+				queue[tail].type = bt;
+				queue[tail++].off = off + boff;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
 	}
+	return false;
+}
+
+/* The type an allocator class allocates, from its own DWARF: GCC often
+   leaves std::allocator<Node>'s template parameter out, but its
+   __new_allocator base declares "pointer" or allocate(), returning Node *. */
+static bool allocated_type(struct sg_target *t, const Dwarf_Die *alloc, int depth, Dwarf_Die *ret)
+{
+	Dwarf_Die full, c, pt;
+	definition(t, alloc, &full);
+	if (depth > 4 || dwarf_child(&full, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *name = dwarf_diename(&c);
+		if (tag == DW_TAG_inheritance && die_type(&c, &pt) && allocated_type(t, &pt, depth + 1, ret))
+			return true;
+		if (!name || !((tag == DW_TAG_typedef && !strcmp(name, "pointer")) ||
+			       (tag == DW_TAG_subprogram && !strcmp(name, "allocate"))))
+			continue;
+		if (die_type(&c, &pt)) {
+			sg_type_strip(&pt, &pt);
+			if (dwarf_tag(&pt) == DW_TAG_pointer_type && die_type(&pt, ret))
+				return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+struct sg_error *lsx_node_type(struct sg_target *t, const Dwarf_Die *impl, Dwarf_Die *ret)
+{
+	Dwarf_Die alloc;
+	uint64_t off;
+	if (!lsx_find_base(t, impl, "std::allocator<", &alloc, &off) ||
+	    (!lsx_template_arg(t, &alloc, 0, ret) && !allocated_type(t, &alloc, 0, ret))) {
+		char *name = sg_type_qualified_name(impl);
+		struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP,
+						       "no node allocator in the DWARF of %s",
+						       name ? name : "the container");
+		free(name);
+		return err;
+	}
+	definition(t, ret, ret);
 	return NULL;
 }
 
-static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     size_t limit,
-				     child_fn *fn,
-				     void *fn_arg, void *arg SG_UNUSED)
+char *lsx_raw_type_name(const Dwarf_Die *type)
 {
-	return tree_walk(v, limit, false, fn, fn_arg);
-}
-
-static struct sg_error *map_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     size_t limit,
-				     child_fn *fn,
-				     void *fn_arg, void *arg SG_UNUSED)
-{
-	return tree_walk(v, limit, true, fn, fn_arg);
-}
-
-/* ---- smart pointers ---- */
-
-/* "std::unique_ptr<int>": the template's name with its first argument, as
-   gdb's printers write it.  */
-static char *with_arg(const char *template_name, const struct sg_value *v)
-{
-	Dwarf_Die arg;
-	struct sg_error *err = sg_value_template_type(v, 0, &arg);
-	char *an = err ? NULL : sg_type_qualified_name(&arg);
-	sg_error_destroy(err);
-	char *s;
-	if (asprintf(&s, "%s<%s>", template_name, an ? an : "?") < 0)
+	Dwarf_Die d = *type, target;
+	const char *kw = "";
+	switch (dwarf_tag(&d)) {
+	case DW_TAG_structure_type: kw = "struct "; break;
+	case DW_TAG_class_type: kw = "class "; break;
+	case DW_TAG_union_type: kw = "union "; break;
+	case DW_TAG_enumeration_type: kw = "enum "; break;
+	case DW_TAG_pointer_type:
+	case DW_TAG_const_type: {
+		bool ptr = dwarf_tag(&d) == DW_TAG_pointer_type;
+		char *in = die_type(&d, &target) ? lsx_raw_type_name(&target) : strdup("void");
+		char *s;
+		if (!in || asprintf(&s, ptr ? "%s *" : "const %s", in) < 0)
+			s = NULL;
+		free(in);
+		return s;
+	}
+	default: break;
+	}
+	char *name = sg_type_qualified_name(&d), *s;
+	if (!name)
+		return strdup("?");
+	if (asprintf(&s, "%s%s", kw, name) < 0)
 		s = NULL;
-	free(an);
+	free(name);
 	return s;
 }
 
-static struct sg_error *pointer_child(const struct sg_value *v, const char *const *path,
-				      child_fn *fn,
-				      void *fn_arg)
+/* gcc's spelling of TEMPLATE<ARG> in DWARF names: "> >".  */
+static char *spell(const char *templ, const char *arg)
 {
-	struct sg_value *cur = NULL;
-	const struct sg_value *at = v;
-	struct sg_error *err = NULL;
-	for (size_t i = 0; path[i] && !err; i++) {
-		struct sg_value *next;
-		if (!(err = sg_value_member(at, path[i], &next))) {
-			sg_value_destroy(cur);
-			at = cur = next;
-		}
-	}
-	if (!err)
-		fn("get()", cur, fn_arg);
-	sg_value_destroy(cur);
-	return err;
+	char *s;
+	size_t n = strlen(arg);
+	if (asprintf(&s, "%s<%s%s>", templ, arg, n && arg[n - 1] == '>' ? " " : "") < 0)
+		return NULL;
+	return s;
 }
 
-static const char *const unique_path[] = { "_M_t", "_M_t", "_M_head_impl", NULL };
+/* The libstdc++ type printers' default template arguments: {N} stands
+   for argument N.  */
+struct defaults {
+	const char *name;
+	const char *args[5];	/* NULL: not defaulted */
+};
+static const struct defaults template_defaults[] = {
+	{ "unique_ptr", { NULL, "std::default_delete<{0}>" } },
+	{ "deque", { NULL, "std::allocator<{0}>" } },
+	{ "forward_list", { NULL, "std::allocator<{0}>" } },
+	{ "list", { NULL, "std::allocator<{0}>" } },
+	{ "vector", { NULL, "std::allocator<{0}>" } },
+	{ "map", { NULL, NULL, "std::less<{0}>", "std::allocator<std::pair<{0} const, {1}>>" } },
+	{ "multimap", { NULL, NULL, "std::less<{0}>", "std::allocator<std::pair<{0} const, {1}>>" } },
+	{ "set", { NULL, "std::less<{0}>", "std::allocator<{0}>" } },
+	{ "multiset", { NULL, "std::less<{0}>", "std::allocator<{0}>" } },
+	{ "unordered_map", { NULL, NULL, "std::hash<{0}>", "std::equal_to<{0}>",
+			     "std::allocator<std::pair<{0} const, {1}>>" } },
+	{ "unordered_multimap", { NULL, NULL, "std::hash<{0}>", "std::equal_to<{0}>",
+				  "std::allocator<std::pair<{0} const, {1}>>" } },
+	{ "unordered_set", { NULL, "std::hash<{0}>", "std::equal_to<{0}>", "std::allocator<{0}>" } },
+	{ "unordered_multiset", { NULL, "std::hash<{0}>", "std::equal_to<{0}>",
+				  "std::allocator<{0}>" } },
+};
 
-static struct sg_error *unique_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				       char **ret, void *arg SG_UNUSED)
+/* Whether ARG (DWARF-spelled) is the default FMT given the first two
+   arguments A0 and A1.  The formats nest at most two templates deep.  */
+static bool is_default(const char *arg, const char *fmt, const char *a0, const char *a1)
 {
-	*ret = with_arg("std::unique_ptr", v);
-	return *ret ? NULL : &sg_enomem;
-}
-
-static struct sg_error *unique_children(struct sg_session *session SG_UNUSED,
-					const struct sg_value *v, size_t limit SG_UNUSED,
-					child_fn *fn,
-					void *fn_arg, void *arg SG_UNUSED)
-{
-	return pointer_child(v, unique_path, fn, fn_arg);
-}
-
-static const char *const shared_path[] = { "_M_ptr", NULL };
-
-/* std::shared_ptr and std::weak_ptr: the counts live in the control block
-   _M_refcount._M_pi (_M_use_count, _M_weak_count); gdb shows the weak count
-   less the one the owners hold together.  */
-static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				       char **ret, void *arg)
-{
-	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
-	char *name = with_arg(arg, v);
-	uint64_t pi;
-	struct sg_error *err = read_path(v, pi_path, &pi);
-	if (err || !name) {
-		free(name);
-		return err ? err : &sg_enomem;
-	}
-	int r;
-	if (!pi) {
-		r = asprintf(ret, "%s (empty)", name);
+	char *want = NULL;
+	if (!strncmp(fmt, "std::allocator<std::pair<", 25)) {
+		char *inner, *pair;
+		if (asprintf(&inner, "%s const, %s", a0, a1 ? a1 : "?") < 0)
+			return false;
+		pair = spell("std::pair", inner);
+		want = pair ? spell("std::allocator", pair) : NULL;
+		free(inner);
+		free(pair);
 	} else {
-		uint32_t counts[2];
-		/* After the control block's vtable pointer: use, weak.  */
-		if ((err = sg_target_read(sg_value_target(v), pi + 8, counts, sizeof(counts)))) {
-			free(name);
-			return err;
-		}
-		r = asprintf(ret, "%s (use count %u, weak count %d)", name, counts[0], (int)counts[1] - 1);
+		char templ[32];
+		size_t n = strcspn(fmt, "<");
+		snprintf(templ, sizeof(templ), "%.*s", (int)n, fmt);
+		want = spell(templ, a0);
 	}
-	free(name);
-	return r < 0 ? &sg_enomem : NULL;
+	bool same = want && !strcmp(want, arg);
+	free(want);
+	return same;
 }
 
-static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
-					const struct sg_value *v, size_t limit SG_UNUSED,
-					child_fn *fn,
-					void *fn_arg, void *arg SG_UNUSED)
+/* The string typedefs of the type printers, by character type.  */
+static const char *string_typedef(const char *qname, const char *chname, bool view)
 {
-	return pointer_child(v, shared_path, fn, fn_arg);
+	static const struct { const char *ch, *str, *sv; } names[] = {
+		{ "char", "std::string", "std::string_view" },
+		{ "wchar_t", "std::wstring", "std::wstring_view" },
+		{ "char8_t", "std::u8string", "std::u8string_view" },
+		{ "char16_t", "std::u16string", "std::u16string_view" },
+		{ "char32_t", "std::u32string", "std::u32string_view" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(chname, names[i].ch))
+			continue;
+		char want[160];
+		if (view)
+			snprintf(want, sizeof(want), "std::basic_string_view<%s, std::char_traits<%s> >",
+				 chname, chname);
+		else
+			snprintf(want, sizeof(want), "basic_string<%s, std::char_traits<%s>, std::allocator<%s> >",
+				 chname, chname, chname);
+		const char *q = qname;
+		if (!view && (!strncmp(q, "std::__cxx11::", 14) || !strncmp(q, "std::", 5)))
+			q += !strncmp(q, "std::__cxx11::", 14) ? 14 : 5;
+		return !strcmp(q, want) ? (view ? names[i].sv : names[i].str) : NULL;
+	}
+	return NULL;
 }
 
-static const struct sg_reader_ops list_ops = {
-	.summary = list_summary, .children = list_children, .hint = SG_HINT_NONE,
-};
-static const struct sg_reader_ops set_ops = {
-	.summary = tree_summary, .children = set_children, .hint = SG_HINT_NONE,
-};
-static const struct sg_reader_ops map_ops = {
-	.summary = tree_summary, .children = map_children, .hint = SG_HINT_MAP,
-};
-static const struct sg_reader_ops unique_ops = {
-	.summary = unique_summary, .children = unique_children, .hint = SG_HINT_NONE,
-};
-static const struct sg_reader_ops shared_ops = {
-	.summary = shared_summary, .children = shared_children, .hint = SG_HINT_NONE,
+static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *qname)
+{
+	Dwarf_Die a0d;
+	char *a0 = NULL;
+	if (lsx_template_arg(t, type, 0, &a0d))
+		a0 = sg_type_qualified_name(&a0d);
+	if (a0) {
+		const char *s = string_typedef(qname, a0, strstr(qname, "basic_string_view<") != NULL);
+		if (s) {
+			free(a0);
+			return strdup(s);
+		}
+	}
+	const char *base = !strncmp(qname, "std::__cxx11::", 14) ? qname + 14
+			   : !strncmp(qname, "std::", 5) ? qname + 5 : NULL;
+	const struct defaults *d = NULL;
+	for (size_t i = 0; base && i < sizeof(template_defaults) / sizeof(template_defaults[0]); i++) {
+		size_t n = strlen(template_defaults[i].name);
+		if (!strncmp(base, template_defaults[i].name, n) && base[n] == '<')
+			d = &template_defaults[i];
+	}
+	if (!d || !a0) {
+		free(a0);
+		return NULL;
+	}
+	Dwarf_Die a1d;
+	char *a1 = lsx_template_arg(t, type, 1, &a1d) ? sg_type_qualified_name(&a1d) : NULL;
+	unsigned n = lsx_template_count(t, type);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	bool ok = f != NULL, defaulted = false;
+	if (f)
+		fprintf(f, "std::%s<", d->name);
+	for (unsigned i = 0; ok && i < n && i < 5; i++) {
+		Dwarf_Die ad;
+		if (!lsx_template_arg(t, type, i, &ad)) {
+			ok = false;
+			break;
+		}
+		if (d->args[i]) {
+			char *an = sg_type_qualified_name(&ad);
+			ok = an && is_default(an, d->args[i], a0, a1);
+			free(an);
+			defaulted = true;
+		} else if (defaulted) {
+			ok = false;
+		} else {
+			char *an = lsx_type_name(t, &ad);
+			fprintf(f, "%s%s", i ? ", " : "", an ? an : "?");
+			free(an);
+		}
+	}
+	if (f) {
+		fputc('>', f);
+		fclose(f);
+	}
+	free(a0);
+	free(a1);
+	if (!ok || n > 5) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type)
+{
+	Dwarf_Die d = *type, target;
+	int tag = dwarf_tag(&d);
+	if (tag == DW_TAG_pointer_type) {
+		char *in = die_type(&d, &target) ? lsx_type_name(t, &target) : strdup("void"), *s;
+		if (!in || asprintf(&s, "%s*", in) < 0)
+			s = NULL;
+		free(in);
+		return s;
+	}
+	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
+		char *qname = sg_type_qualified_name(&d);
+		char *s = qname ? recognize(t, &d, qname) : NULL;
+		free(qname);
+		if (s)
+			return s;
+	}
+	return lsx_raw_type_name(&d);
+}
+
+static void put_byte(FILE *f, unsigned char c, char quote)
+{
+	static const char named[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
+				      ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v', [033] = 'e' };
+	if (c == quote || c == '\\')
+		fprintf(f, "\\%c", c);
+	else if (c < sizeof(named) && named[c])
+		fprintf(f, "\\%c", named[c]);
+	else if (c < 0x20 || c >= 0x7f)
+		fprintf(f, "\\%03o", c);
+	else
+		fputc(c, f);
+}
+
+char *lsx_quote(const unsigned char *s, size_t n, bool more)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	bool in_quote = false;
+	if (n == 0)
+		fputs("\"\"", f);
+	for (size_t i = 0; i < n;) {
+		size_t run = 1;
+		while (i + run < n && s[i + run] == s[i])
+			run++;
+		if (run > REPEAT_THRESHOLD) {
+			fputs(in_quote ? "\", '" : i ? ", '" : "'", f);
+			put_byte(f, s[i], '\'');
+			fprintf(f, "' <repeats %zu times>", run);
+			in_quote = false;
+		} else {
+			if (!in_quote)
+				fputs(i ? ", \"" : "\"", f);
+			in_quote = true;
+			for (size_t k = 0; k < run; k++)
+				put_byte(f, s[i], '"');
+		}
+		i += run;
+	}
+	if (in_quote)
+		fputc('"', f);
+	if (more)
+		fputs("...", f);
+	fclose(f);
+	return out;
+}
+
+struct sg_error *lsx_with_elements(const char *name, uint64_t n, char **ret)
+{
+	if (asprintf(ret, "%s with %" PRIu64 " element%s", name, n, n == 1 ? "" : "s") < 0)
+		return &sg_enomem;
+	return NULL;
+}
+
+struct reader_find {
+	const char *name;
+	struct lsx_reader *found;
+	bool ok;
 };
 
-static const struct sg_reader_ops string_ops = {
-	.summary = string_summary,
-	.hint = SG_HINT_STRING,
-};
+static int match_reader(const struct sg_registry_entry *e, void *arg)
+{
+	struct reader_find *f = arg;
+	if (!e->pattern || fnmatch(e->pattern, f->name, 0) != 0)
+		return SG_CB_OK;
+	f->found->ops = e->ops;
+	f->found->arg = e->arg;
+	f->ok = true;
+	return SG_CB_ABORT;
+}
 
-static const struct sg_reader_ops vector_ops = {
-	.summary = vector_summary,
-	.children = vector_children,
-	.hint = SG_HINT_ARRAY,
-};
+bool lsx_find_reader(struct sg_session *session, const Dwarf_Die *type, struct lsx_reader *ret)
+{
+	Dwarf_Die st;
+	sg_type_strip(type, &st);
+	char *name = sg_type_qualified_name(&st);
+	if (!name)
+		return false;
+	struct reader_find f = { name, ret, false };
+	sg_registry_foreach(session, SG_REGISTRY_READER, match_reader, &f);
+	free(name);
+	return f.ok;
+}
 
 static struct sg_error *libstdcxx_init(struct sg_session *session, void **state_ret SG_UNUSED)
 {
-	struct sg_error *err = sg_reader_register(session, "std::string", "std::__cxx11::basic_string<char, *>",
-						  &string_ops, NULL);
+	struct sg_error *err = lsx_register_string(session);
 	if (!err)
-		err = sg_reader_register(session, "std::vector", "std::vector<*>", &vector_ops, NULL);
+		err = lsx_register_sequence(session);
 	if (!err)
-		err = sg_reader_register(session, "std::list", "std::__cxx11::list<*>", &list_ops, NULL);
-	/* The reader's argument is the name its summary shows.  */
-	static const struct { const char *name, *pattern; const struct sg_reader_ops *ops; } trees[] = {
-		{ "std::set", "std::set<*>", &set_ops },
-		{ "std::multiset", "std::multiset<*>", &set_ops },
-		{ "std::map", "std::map<*>", &map_ops },
-		{ "std::multimap", "std::multimap<*>", &map_ops },
-	};
-	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]) && !err; i++)
-		err = sg_reader_register(session, trees[i].name, trees[i].pattern, trees[i].ops,
-					 (void *)trees[i].name);
+		err = lsx_register_tree(session);
 	if (!err)
-		err = sg_reader_register(session, "std::unique_ptr", "std::unique_ptr<*>", &unique_ops, NULL);
+		err = lsx_register_hashtable(session);
 	if (!err)
-		err = sg_reader_register(session, "std::shared_ptr", "std::shared_ptr<*>", &shared_ops,
-					 (void *)"std::shared_ptr");
-	if (!err)
-		err = sg_reader_register(session, "std::weak_ptr", "std::weak_ptr<*>", &shared_ops,
-					 (void *)"std::weak_ptr");
+		err = lsx_register_utility(session);
 	return err;
 }
 
-SG_PLUGIN_DEFINE("libstdcxx", "0.1",
-		 "Typed readers for libstdc++: string, vector, list, set, map, smart pointers",
+SG_PLUGIN_DEFINE("libstdcxx", "0.2",
+		 "Typed readers for libstdc++: strings, sequences, trees, hash tables, "
+		 "smart pointers, pair, tuple, optional, variant",
 		 libstdcxx_init, NULL);

@@ -1,3 +1,488 @@
-/* libstdc++ readers: utility.  */
+/* libstdc++ utilities: std::unique_ptr, std::shared_ptr, std::weak_ptr,
+   std::pair, std::tuple, std::optional and std::variant.
+
+   gdb's optional and variant printers show a contained value that has a
+   printer of its own through that printer (its summary after
+   "containing", its children, its display hint); these readers do the
+   same through the reader registered for the contained type.  */
 #include <config.h>
 #include "libstdcxx.h"
+
+#include <dwarf.h>
+
+/* ---- smart pointers ---- */
+
+/* "std::unique_ptr<int>": the template's name with its first argument, as
+   gdb's printers write it (str() of the type: "struct P").  */
+static char *with_arg(const char *template_name, const struct sg_value *v)
+{
+	Dwarf_Die arg;
+	char *an = NULL, *s;
+	if (lsx_template_arg(sg_value_target(v), sg_value_type(v), 0, &arg))
+		an = lsx_raw_type_name(&arg);
+	if (asprintf(&s, "%s<%s>", template_name, an ? an : "?") < 0)
+		s = NULL;
+	free(an);
+	return s;
+}
+
+static struct sg_error *pointer_child(const struct sg_value *v, const char *const *path,
+				      lsx_child_fn *fn, void *fn_arg)
+{
+	struct sg_value *p;
+	struct sg_error *err = lsx_member_path(v, path, &p);
+	if (!err) {
+		fn("get()", p, fn_arg);
+		sg_value_destroy(p);
+	}
+	return err;
+}
+
+static struct sg_error *unique_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg SG_UNUSED)
+{
+	*ret = with_arg("std::unique_ptr", v);
+	return *ret ? NULL : &sg_enomem;
+}
+
+static struct sg_error *unique_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit SG_UNUSED,
+					lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	/* The pointer is the first element of the tuple _M_t._M_t.  */
+	static const char *const path[] = { "_M_t", "_M_t", "_M_head_impl", NULL };
+	return pointer_child(v, path, fn, fn_arg);
+}
+
+/* The counts live in the control block _M_refcount._M_pi (_M_use_count,
+   _M_weak_count); gdb shows the weak count less the one the owners hold
+   together, or "expired" when no owner is left.  ARG is the name.  */
+static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg)
+{
+	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
+	static const char *const use_path[] = { "_M_use_count", NULL };
+	static const char *const weak_path[] = { "_M_weak_count", NULL };
+	struct sg_target *t = sg_value_target(v);
+	struct sg_value *piv;
+	struct sg_error *err = lsx_member_path(v, pi_path, &piv);
+	if (err)
+		return err;
+	uint64_t pi = 0, use_off = 0, weak_off = 0;
+	Dwarf_Die pt, block;
+	Dwarf_Attribute a;
+	sg_type_strip(sg_value_type(piv), &pt);
+	err = sg_value_read_uint(piv, &pi);
+	sg_value_destroy(piv);
+	if (!err && pi) {
+		if (!dwarf_attr(&pt, DW_AT_type, &a) || !dwarf_formref_die(&a, &block))
+			err = sg_error_create(SG_ERROR_LOOKUP, "no control block type in the DWARF");
+		if (!err)
+			err = lsx_offset(t, &block, use_path, &use_off, NULL);
+		if (!err)
+			err = lsx_offset(t, &block, weak_path, &weak_off, NULL);
+	}
+	if (err)
+		return err;
+	char *name = with_arg(arg, v);
+	if (!name)
+		return &sg_enomem;
+	int r;
+	int32_t use = 0, weak = 0;
+	if (!pi) {
+		r = asprintf(ret, "%s (empty)", name);
+	} else if ((err = sg_target_read(t, pi + use_off, &use, sizeof(use))) ||
+		   (err = sg_target_read(t, pi + weak_off, &weak, sizeof(weak)))) {
+		free(name);
+		return err;
+	} else if (use == 0) {
+		r = asprintf(ret, "%s (expired, weak count %d)", name, weak);
+	} else {
+		r = asprintf(ret, "%s (use count %d, weak count %d)", name, use, weak - 1);
+	}
+	free(name);
+	return r < 0 ? &sg_enomem : NULL;
+}
+
+static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit SG_UNUSED,
+					lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	static const char *const path[] = { "_M_ptr", NULL };
+	return pointer_child(v, path, fn, fn_arg);
+}
+
+/* ---- std::pair: no summary, children first and second ---- */
+
+static struct sg_error *pair_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      size_t limit SG_UNUSED, lsx_child_fn *fn, void *fn_arg,
+				      void *arg SG_UNUSED)
+{
+	static const char *const names[] = { "first", "second" };
+	for (int i = 0; i < 2; i++) {
+		struct sg_value *m;
+		struct sg_error *err = sg_value_member(v, names[i], &m);
+		if (err)
+			return err;
+		int r = fn(names[i], m, fn_arg);
+		sg_value_destroy(m);
+		if (r != SG_CB_OK)
+			break;
+	}
+	return NULL;
+}
+
+/* ---- std::tuple ---- */
+
+/* A class's fields as gdb lists them: base classes and data members, in
+   order.  */
+struct field {
+	Dwarf_Die type;
+	uint64_t off;
+	const char *name;	/* NULL for a base class */
+};
+#define MAX_FIELDS 4
+#define MAX_TUPLE 256
+
+static size_t fields(struct sg_target *t, const Dwarf_Die *type, struct field *out)
+{
+	Dwarf_Die st, full, c;
+	sg_type_strip(type, &st);
+	sg_type_complete(t, &st, &full);
+	size_t n = 0;
+	if (dwarf_child(&full, &c) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+		Dwarf_Attribute a;
+		if ((tag != DW_TAG_inheritance && tag != DW_TAG_member) ||
+		    dwarf_hasattr(&c, DW_AT_declaration) || !dwarf_attr(&c, DW_AT_type, &a))
+			continue;
+		if (n == MAX_FIELDS)
+			return n + 1;
+		Dwarf_Word off = 0;
+		Dwarf_Attribute la;
+		if (dwarf_attr(&c, DW_AT_data_member_location, &la))
+			dwarf_formudata(&la, &off);
+		if (!dwarf_formref_die(&a, &out[n].type))
+			continue;
+		out[n].off = off;
+		out[n].name = tag == DW_TAG_member ? dwarf_diename(&c) : NULL;
+		n++;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
+
+static struct sg_error *tuple_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      char **ret, void *arg SG_UNUSED)
+{
+	struct field f[MAX_FIELDS];
+	*ret = strdup(fields(sg_value_target(v), sg_value_type(v), f) ? "std::tuple containing"
+								     : "empty std::tuple");
+	return *ret ? NULL : &sg_enomem;
+}
+
+/* std::tuple<A, B> derives from _Tuple_impl<0, A, B>, which derives from
+   _Tuple_impl<1, B> (the rest) and _Head_base<0, A> (holding
+   _M_head_impl, or deriving from an empty A); the last _Tuple_impl has the
+   head only.  Children are named [1], [2], ... as gdb names them.  */
+static struct sg_error *tuple_children(struct sg_session *session SG_UNUSED,
+				       const struct sg_value *v, size_t limit, lsx_child_fn *fn,
+				       void *fn_arg, void *arg SG_UNUSED)
+{
+	struct sg_target *t = sg_value_target(v);
+	struct field f[MAX_FIELDS + 1];
+	size_t n = fields(t, sg_value_type(v), f);
+	if (n == 0)
+		return NULL;
+	if (n != 1 && n != 2)
+		return sg_error_create(SG_ERROR_BAD_DATA, "not a std::tuple layout");
+	Dwarf_Die head = f[0].type;
+	uint64_t addr = sg_value_address(v) + f[0].off;
+	/* GCC may leave the tuple's parameter pack empty in the DWARF, so the
+	   depth is bounded by a constant, not by the pack.  */
+	for (unsigned i = 1; i <= MAX_TUPLE && i <= limit; i++) {
+		n = fields(t, &head, f);
+		if (n == 0)
+			break;
+		if (n > 2)
+			return sg_error_create(SG_ERROR_BAD_DATA, "not a std::tuple layout");
+		struct field impl = f[n == 1 ? 0 : 1];
+		uint64_t impl_addr = addr + impl.off;
+		struct field hf[MAX_FIELDS + 1];
+		size_t hn = fields(t, &impl.type, hf);
+		char name[32];
+		snprintf(name, sizeof(name), "[%u]", i);
+		int r;
+		struct sg_error *err;
+		if (hn && hf[0].name && !strcmp(hf[0].name, "_M_head_impl"))
+			err = lsx_emit(t, &hf[0].type, impl_addr + hf[0].off, name, fn, fn_arg, &r);
+		else
+			err = lsx_emit(t, &impl.type, impl_addr, name, fn, fn_arg, &r);
+		if (err)
+			return err;
+		if (r != SG_CB_OK || n == 1)
+			break;
+		addr += f[0].off;
+		head = f[0].type;
+	}
+	return NULL;
+}
+
+/* ---- std::optional and std::variant ---- */
+
+/* A contained value: its type, address and the reader for its type.  */
+struct contained {
+	bool present;
+	Dwarf_Die type;
+	uint64_t address;
+	bool delegate;		/* a reader with children shows it */
+	struct lsx_reader reader;
+	char *type_name;	/* as gdb's printer names the container (and index) */
+	uint64_t index;		/* variants */
+};
+
+static void contained_fini(struct contained *c)
+{
+	free(c->type_name);
+}
+
+static void find_delegate(struct sg_session *session, struct contained *c)
+{
+	c->delegate = lsx_find_reader(session, &c->type, &c->reader) && c->reader.ops->children;
+}
+
+static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v,
+				      struct contained *c)
+{
+	static const char *const engaged_path[] = { "_M_payload", "_M_engaged", NULL };
+	static const char *const value_path[] = { "_M_payload", "_M_payload", "_M_value", NULL };
+	struct sg_target *t = sg_value_target(v);
+	memset(c, 0, sizeof(*c));
+	uint64_t engaged;
+	struct sg_value *val;
+	struct sg_error *err = lsx_read_path(v, engaged_path, &engaged);
+	if (err)
+		return err;
+	if (engaged > 1)
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "std::optional's engaged flag is 0x%" PRIx64 ", not a bool", engaged);
+	if ((err = lsx_member_path(v, value_path, &val)))
+		return err;
+	c->address = sg_value_address(val);
+	sg_value_destroy(val);
+	if (!lsx_template_arg(t, sg_value_type(v), 0, &c->type))
+		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of std::optional");
+	char *tn = lsx_type_name(t, &c->type);
+	if (!tn || asprintf(&c->type_name, "std::optional<%s>", tn) < 0)
+		c->type_name = NULL;
+	free(tn);
+	if (!c->type_name)
+		return &sg_enomem;
+	c->present = engaged;
+	find_delegate(session, c);
+	return NULL;
+}
+
+static struct sg_error *variant_read(struct sg_session *session, const struct sg_value *v,
+				     struct contained *c)
+{
+	static const char *const index_path[] = { "_M_index", NULL };
+	static const char *const storage_path[] = { "_M_u", NULL };
+	struct sg_target *t = sg_value_target(v);
+	memset(c, 0, sizeof(*c));
+	struct sg_value *iv, *u;
+	struct sg_error *err = lsx_member_path(v, index_path, &iv);
+	if (err)
+		return err;
+	uint64_t isize = sg_type_size(sg_value_type(iv));
+	err = sg_value_read_uint(iv, &c->index);
+	sg_value_destroy(iv);
+	if (err || (err = lsx_member_path(v, storage_path, &u)))
+		return err;
+	c->address = sg_value_address(u);
+	sg_value_destroy(u);
+	unsigned n = lsx_template_count(t, sg_value_type(v));
+	char *names = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&names, &len);
+	if (!f)
+		return &sg_enomem;
+	for (unsigned i = 0; i < n; i++) {
+		Dwarf_Die alt;
+		char *an = lsx_template_arg(t, sg_value_type(v), i, &alt) ? lsx_type_name(t, &alt) : NULL;
+		fprintf(f, "%s%s", i ? ", " : "", an ? an : "?");
+		free(an);
+	}
+	fclose(f);
+	if (!names || asprintf(&c->type_name, "std::variant<%s>", names) < 0)
+		c->type_name = NULL;
+	free(names);
+	if (!c->type_name)
+		return &sg_enomem;
+	/* All ones in the index is variant_npos: valueless by exception.  */
+	uint64_t npos = isize >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * isize)) - 1;
+	if (c->index == npos)
+		return NULL;
+	if (c->index >= n) {
+		contained_fini(c);
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "std::variant index %" PRIu64 " is out of range (%u alternatives)",
+				       c->index, n);
+	}
+	lsx_template_arg(t, sg_value_type(v), (unsigned)c->index, &c->type);
+	char *named;
+	if (asprintf(&named, "%s [index %" PRIu64 "]", c->type_name, c->index) < 0) {
+		contained_fini(c);
+		return &sg_enomem;
+	}
+	free(c->type_name);
+	c->type_name = named;
+	c->present = true;
+	find_delegate(session, c);
+	return NULL;
+}
+
+typedef struct sg_error *read_fn(struct sg_session *, const struct sg_value *, struct contained *);
+
+/* The contained value's own reader's summary.  */
+static struct sg_error *delegate_summary(struct sg_session *session, struct sg_target *t,
+					 const struct contained *c, char **ret)
+{
+	*ret = NULL;
+	if (!c->reader.ops->summary)
+		return NULL;
+	struct sg_value *cv;
+	struct sg_error *err = sg_value_at(t, &c->type, c->address, &cv);
+	if (err)
+		return err;
+	err = c->reader.ops->summary(session, cv, ret, c->reader.arg);
+	sg_value_destroy(cv);
+	return err;
+}
+
+/* "NAME [no contained value]", "NAME containing SUMMARY" (the contained
+   value's reader's), or "NAME".  ARG is the read function.  */
+static struct sg_error *contained_summary(struct sg_session *session, const struct sg_value *v,
+					  char **ret, void *arg)
+{
+	read_fn *read = (read_fn *)arg;
+	struct contained c;
+	struct sg_error *err = read(session, v, &c);
+	if (err)
+		return err;
+	char *inner = NULL;
+	int r = 0;
+	if (!c.present)
+		r = asprintf(ret, "%s [no contained value]", c.type_name);
+	else if (c.delegate && !(err = delegate_summary(session, sg_value_target(v), &c, &inner)))
+		r = asprintf(ret, "%s containing %s", c.type_name, inner ? inner : "");
+	else if (!err)
+		r = asprintf(ret, "%s", c.type_name);
+	free(inner);
+	contained_fini(&c);
+	return err ? err : r < 0 ? &sg_enomem : NULL;
+}
+
+/* The contained value's reader's children, or the value itself as
+   "[contained value]".  ARG is the read function.  */
+static struct sg_error *contained_children(struct sg_session *session, const struct sg_value *v,
+					   size_t limit, lsx_child_fn *fn, void *fn_arg, void *arg)
+{
+	read_fn *read = (read_fn *)arg;
+	struct contained c;
+	struct sg_error *err = read(session, v, &c);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	if (c.present) {
+		struct sg_value *cv;
+		if (!(err = sg_value_at(t, &c.type, c.address, &cv))) {
+			if (c.delegate)
+				err = c.reader.ops->children(session, cv, limit, fn, fn_arg, c.reader.arg);
+			else
+				fn("[contained value]", cv, fn_arg);
+			sg_value_destroy(cv);
+		}
+	}
+	contained_fini(&c);
+	return err;
+}
+
+/* gdb takes the display hint from the contained value's printer when it
+   has children, else the container's own (none for optional, array for
+   variant): one reader per hint, told apart by match.  */
+static enum sg_display_hint contained_hint(struct sg_session *session, const struct sg_value *v,
+					   read_fn *read, enum sg_display_hint own)
+{
+	struct contained c;
+	struct sg_error *err = read(session, v, &c);
+	if (err) {
+		sg_error_destroy(err);
+		return own;
+	}
+	enum sg_display_hint h = c.present && c.delegate ? c.reader.ops->hint : own;
+	contained_fini(&c);
+	return h;
+}
+
+#define HINT_MATCH(fn_name, read, own, want)                                                \
+	static bool fn_name(struct sg_session *session, const struct sg_value *v, void *arg SG_UNUSED) \
+	{                                                                                   \
+		return contained_hint(session, v, read, own) == want;                       \
+	}
+HINT_MATCH(optional_none, optional_read, SG_HINT_NONE, SG_HINT_NONE)
+HINT_MATCH(optional_array, optional_read, SG_HINT_NONE, SG_HINT_ARRAY)
+HINT_MATCH(optional_map, optional_read, SG_HINT_NONE, SG_HINT_MAP)
+HINT_MATCH(variant_none, variant_read, SG_HINT_ARRAY, SG_HINT_NONE)
+HINT_MATCH(variant_array, variant_read, SG_HINT_ARRAY, SG_HINT_ARRAY)
+HINT_MATCH(variant_map, variant_read, SG_HINT_ARRAY, SG_HINT_MAP)
+
+static const struct sg_reader_ops unique_ops = {
+	.summary = unique_summary, .children = unique_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops shared_ops = {
+	.summary = shared_summary, .children = shared_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops pair_ops = { .children = pair_children, .hint = SG_HINT_NONE };
+static const struct sg_reader_ops tuple_ops = {
+	.summary = tuple_summary, .children = tuple_children, .hint = SG_HINT_NONE,
+};
+#define CONTAINED_OPS(name, match_fn, sum, h)                                               \
+	static const struct sg_reader_ops name = {                                          \
+		.match = match_fn, .summary = sum, .children = contained_children, .hint = h, \
+	}
+CONTAINED_OPS(optional_none_ops, optional_none, contained_summary, SG_HINT_NONE);
+CONTAINED_OPS(optional_array_ops, optional_array, contained_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(optional_map_ops, optional_map, contained_summary, SG_HINT_MAP);
+CONTAINED_OPS(variant_array_ops, variant_array, contained_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(variant_none_ops, variant_none, contained_summary, SG_HINT_NONE);
+CONTAINED_OPS(variant_map_ops, variant_map, contained_summary, SG_HINT_MAP);
+
+struct sg_error *lsx_register_utility(struct sg_session *session)
+{
+	static const struct {
+		const char *name, *pattern;
+		const struct sg_reader_ops *ops;
+		void *arg;
+	} readers[] = {
+		{ "std::unique_ptr", "std::unique_ptr<*>", &unique_ops, NULL },
+		{ "std::shared_ptr", "std::shared_ptr<*>", &shared_ops, "std::shared_ptr" },
+		{ "std::weak_ptr", "std::weak_ptr<*>", &shared_ops, "std::weak_ptr" },
+		{ "std::pair", "std::pair<*>", &pair_ops, NULL },
+		{ "std::tuple", "std::tuple<*>", &tuple_ops, NULL },
+		/* The most common hint first: it is the one shown if the
+		   shell does not call match.  */
+		{ "std::optional", "std::optional<*>", &optional_none_ops, (void *)optional_read },
+		{ "std::optional (array)", "std::optional<*>", &optional_array_ops, (void *)optional_read },
+		{ "std::optional (map)", "std::optional<*>", &optional_map_ops, (void *)optional_read },
+		{ "std::variant", "std::variant<*>", &variant_array_ops, (void *)variant_read },
+		{ "std::variant (struct)", "std::variant<*>", &variant_none_ops, (void *)variant_read },
+		{ "std::variant (map)", "std::variant<*>", &variant_map_ops, (void *)variant_read },
+	};
+	struct sg_error *err = NULL;
+	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]) && !err; i++)
+		err = sg_reader_register(session, readers[i].name, readers[i].pattern, readers[i].ops,
+					 readers[i].arg);
+	return err;
+}
