@@ -282,7 +282,7 @@ static struct sg_error *list_children(struct sg_session *session SG_UNUSED, cons
 	for (uint64_t i = 0; node != l.head && i < limit; i++) {
 		if (i == l.count)
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
-		if (cycle_seen(&cy, node))
+		if (l.count == UINT64_MAX && cycle_seen(&cy, node))
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is cyclic");
 		int r;
 		if ((err = lsx_emit_index(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
