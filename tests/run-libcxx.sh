@@ -12,9 +12,6 @@ if [ $? -eq 77 ]; then
 	done_testing
 fi
 
-# The variables the fixture writes the expected text of, in its order.
-vars=(g_empty g_s1 g_s g_s22 g_s23 g_long g_escapes g_v g_ev g_vs g_vp g_vv g_vd)
-
 # check LABEL BINARY: every check on one build of the fixture.
 check() {
 	local label=$1 bin=$2 expected=$testdir/expected.$1
@@ -28,15 +25,17 @@ check() {
 		return
 	fi
 
-	local args=() want="" i=0 v
-	for v in "${vars[@]}"; do
+	# Each global the fixture describes, in its order.
+	local args=() want="" i=0 v text
+	while read -r v text; do
+		[[ $v == g_* ]] || continue
 		args+=(-ex "print $v")
 		i=$((i + 1))
-		want+="\$$i = $(awk -v v="$v" '$1 == v { sub(/^[^ ]* /, ""); print; exit }' "$expected")"$'\n'
-	done
+		want+="\$$i = $text"$'\n'
+	done <"$expected"
 	sg -p "$pid" "${args[@]}"
-	ok $STATUS "$label: all commands succeed${ERR:+: $ERR}"
-	is "$OUT" "${want%$'\n'}" "$label: strings and vectors as the fixture's own API describes them"
+	ok $STATUS "$label: all $i commands succeed${ERR:+: $ERR}"
+	is "$OUT" "${want%$'\n'}" "$label: strings, vectors, lists, sets, maps and smart pointers as the fixture's own API describes them"
 	is "$(grep '^inline' "$expected" | tr '\n' ' ')" "inline22 1 inline23 0 " \
 		"$label: 22 characters are inline, 23 are not (so both modes are covered)"
 
@@ -52,7 +51,9 @@ check() {
 			gcmds+=("print $v.__r_.__value_.__l.__data_")
 		done
 		gcmds+=('print g_long.__r_.__value_.__l.__size_' 'print g_v.__end_ - g_v.__begin_'
-			'print g_v.__end_cap_.__value_ - g_v.__begin_' 'print g_escapes_raw')
+			'print g_v.__end_cap_.__value_ - g_v.__begin_' 'print g_escapes_raw'
+			'print g_l.__size_alloc_.__value_' 'print g_bigmap.__tree_.__pair3_.__value_'
+			'print g_vb.__size_')
 		gdb_batch "$pid" "${gcmds[@]}"
 		local graw
 		graw=$(printf '%s\n' "$GDB_OUT" | sed -E 's/^\$[0-9]+ = (\([^)]*\) )?(0x[0-9a-f]+ )?//')
@@ -69,6 +70,13 @@ check() {
 		sg -p "$pid" -ex 'print g_escapes'
 		is "${OUT#\$1 = }" "$(printf '%s\n' "$graw" | sed -n 10p)" \
 			"$label: escapes as gdb prints the same bytes in a char array"
+		sg -p "$pid" -ex 'print g_l' -ex 'print g_bigmap' -ex 'print g_vb'
+		like "$OUT" "^\\\$1 = std::list = \\{(\\[[0-9]+\\] = [0-9]+(, )?){$(printf '%s\n' "$graw" | sed -n 11p)}\\}\$" \
+			"$label: as many list elements as gdb's raw __size_alloc_"
+		like "$OUT" "^\\\$2 = std::map with $(printf '%s\n' "$graw" | sed -n 12p) elements = " \
+			"$label: the map's size is gdb's raw __pair3_"
+		like "$OUT" "^\\\$3 = std::vector<bool> of length $(printf '%s\n' "$graw" | sed -n 13p), " \
+			"$label: the bit vector's length is gdb's raw __size_"
 	else
 		skip "$label: gdb not installed"
 	fi
@@ -87,7 +95,8 @@ $2 = std::vector of length 3, capacity 4 = {1, 2, 3}' "$label: print elements li
 	local start ms
 	start=$(date +%s%N)
 	sg -p "$pid" -ex 'print g_bad_len' -ex 'print g_bad_ptr' -ex 'print g_bad_short' \
-		-ex 'print g_bad_vec' -ex 'print g_huge_vec' -ex 'print g_bad_vptr'
+		-ex 'print g_bad_vec' -ex 'print g_huge_vec' -ex 'print g_bad_vptr' -ex 'print g_cyclic' \
+		-ex 'print g_cyclic_set' -ex 'print g_huge_map'
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	ok $STATUS "$label: corrupt objects print without failing the commands${ERR:+: $ERR}"
 	ok $((ms > 5000)) "$label: and quickly (${ms} ms)"
@@ -100,6 +109,10 @@ $2 = std::vector of length 3, capacity 4 = {1, 2, 3}' "$label: print elements li
 	like "$OUT" '^\$5 = <error: not a valid std::vector ' "$label: 2^40 elements"
 	like "$OUT" '^\$6 = std::vector of length 2, capacity 2 = \{<error: Cannot access memory at address 0x10>, <error: Cannot access memory at address 0x14>\}$' \
 		"$label: unreadable elements"
+	like "$OUT" '^\$7 = std::list = <error: std::list is longer than its size \(cyclic\?\)>$' "$label: a cyclic list"
+	like "$OUT" '^\$8 = std::set with 4 elements = \{(\[[0-3]\] = [0-9]+(, )?){4}\}$' \
+		"$label: a cyclic tree: the walk stops at the element count"
+	like "$OUT" '^\$9 = <error: red-black tree of 1099511627776 nodes is not sane>$' "$label: a map of 2^40 elements"
 	check_running "$pid" "$label: target runs"
 	stop_fixture "$pid"
 }

@@ -148,6 +148,24 @@ static bool class_constant(struct sg_target *t, const Dwarf_Die *type, const cha
 	return false;
 }
 
+/* Template type argument N of the class TYPE.  */
+static bool template_arg(struct sg_target *t, const Dwarf_Die *type, unsigned n, Dwarf_Die *ret)
+{
+	Dwarf_Die cls, c;
+	class_of(t, type, &cls);
+	if (dwarf_child(&cls, &c) != 0)
+		return false;
+	unsigned i = 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_template_type_parameter && i++ == n)
+			{
+			Dwarf_Attribute a;
+			return dwarf_formref_die(dwarf_attr_integrate(&c, DW_AT_type, &a), ret);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
 /* Bits [BIT, BIT + BITS) of the little-endian bytes BUF (LEN long).  */
 static uint64_t get_bits(const unsigned char *buf, size_t len, uint64_t bit, uint64_t bits)
 {
@@ -162,38 +180,69 @@ static uint64_t get_bits(const unsigned char *buf, size_t len, uint64_t bit, uin
 
 /* ---- values ---- */
 
-/* The scalar member NAME of V; when NAME is a libc++ compressed pair,
-   its first element (__value_).  Newer libc++ declares plain members
-   where older versions have pairs, so this reads both.  */
-static struct sg_error *pair_first(const struct sg_value *v, const char *name, uint64_t *ret)
+/* The member NAME of V; when it is a libc++ compressed pair, its first
+   element (__value_).  Newer libc++ declares plain members where older
+   versions have pairs, so this reads both.  */
+static struct sg_error *pair_member(const struct sg_value *v, const char *name,
+				    struct sg_value **ret)
 {
-	struct sg_value *m, *inner;
+	struct sg_value *m;
 	struct sg_error *err = sg_value_member(v, name, &m);
 	if (err)
 		return err;
 	Dwarf_Die st;
 	sg_type_strip(sg_value_type(m), &st);
 	int tag = dwarf_tag(&st);
-	if (tag == DW_TAG_class_type || tag == DW_TAG_structure_type) {
-		err = sg_value_member(m, "__value_", &inner);
-		sg_value_destroy(m);
-		if (err)
-			return err;
-		m = inner;
+	if (tag != DW_TAG_class_type && tag != DW_TAG_structure_type) {
+		*ret = m;
+		return NULL;
 	}
+	err = sg_value_member(m, "__value_", ret);
+	sg_value_destroy(m);
+	return err;
+}
+
+/* The scalar pair_member() NAME of V, or else ALT (may be NULL): the name
+   a newer libc++ gives it.  */
+static struct sg_error *pair_first(const struct sg_value *v, const char *name, const char *alt,
+				   uint64_t *ret)
+{
+	struct sg_value *m;
+	struct sg_error *err = pair_member(v, name, &m);
+	if (err && alt && sg_error_catch(&err, SG_ERROR_LOOKUP))
+		err = pair_member(v, alt, &m);
+	if (err)
+		return err;
 	err = sg_value_read_uint(m, ret);
 	sg_value_destroy(m);
 	return err;
 }
 
-/* Does V's class have data members named NAMES (through bases)?  This is
-   how a reader tells libc++'s layout from another library's.  */
-static bool has_fields(const struct sg_value *v, const char *const *names)
+/* What a reader is registered with: the name its summary shows, and the
+   member paths ("__tree_.__begin_node_") that tell libc++'s layout from
+   another library's.  */
+struct kind {
+	const char *shown;
+	const char *const *fields;
+};
+
+/* Does V's class have the data members KIND names (through bases and
+   anonymous unions)?  */
+static bool fields_match(struct sg_session *session SG_UNUSED, const struct sg_value *v, void *arg)
 {
-	struct field f;
-	for (size_t i = 0; names[i]; i++)
-		if (!find_field(sg_value_target(v), sg_value_type(v), names[i], &f, 0))
+	const struct kind *k = arg;
+	for (size_t i = 0; k->fields[i]; i++) {
+		char buf[128];
+		const char *path[8];
+		size_t n = 0;
+		snprintf(buf, sizeof(buf), "%s", k->fields[i]);
+		for (char *save, *w = strtok_r(buf, ".", &save); w && n < 7; w = strtok_r(NULL, ".", &save))
+			path[n++] = w;
+		path[n] = NULL;
+		struct field f;
+		if (!find_path(sg_value_target(v), sg_value_type(v), path, &f))
 			return false;
+	}
 	return true;
 }
 
@@ -381,22 +430,13 @@ struct vec {
 	Dwarf_Die elem;
 };
 
-static const char *const vector_fields[] = { "__begin_", "__end_", NULL };
-
-static bool vector_match(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-			 void *arg SG_UNUSED)
-{
-	return has_fields(v, vector_fields);
-}
-
 static struct sg_error *vector_read(const struct sg_value *v, struct vec *vec)
 {
-	struct sg_error *err = pair_first(v, "__begin_", &vec->begin);
+	struct sg_error *err = pair_first(v, "__begin_", NULL, &vec->begin);
 	if (!err)
-		err = pair_first(v, "__end_", &vec->end);
-	if (!err && (err = pair_first(v, "__end_cap_", &vec->cap)) &&
-	    sg_error_catch(&err, SG_ERROR_LOOKUP))
-		err = pair_first(v, "__cap_", &vec->cap);
+		err = pair_first(v, "__end_", NULL, &vec->end);
+	if (!err)
+		err = pair_first(v, "__end_cap_", "__cap_", &vec->cap);
 	if (!err)
 		err = sg_value_template_type(v, 0, &vec->elem);
 	if (err)
@@ -443,29 +483,519 @@ static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
 	return NULL;
 }
 
+/* ---- std::vector<bool> ---- */
+
+/* Bits packed in words: __begin_ points at the words, __size_ counts the
+   bits, the capacity counts words.  */
+struct bitvec {
+	uint64_t begin, size, cap_words, word_bits;
+	Dwarf_Die elem;		/* bool */
+};
+
+static struct sg_error *bitvec_read(const struct sg_value *v, struct bitvec *bv)
+{
+	struct sg_target *t = sg_value_target(v);
+	struct field begin;
+	Dwarf_Die ptr, word;
+	Dwarf_Attribute a;
+	struct sg_error *err = pair_first(v, "__begin_", NULL, &bv->begin);
+	if (!err)
+		err = pair_first(v, "__size_", NULL, &bv->size);
+	if (!err)
+		err = pair_first(v, "__cap_alloc_", "__cap_", &bv->cap_words);
+	if (!err)
+		err = sg_value_template_type(v, 0, &bv->elem);
+	if (err)
+		return err;
+	/* The word is what __begin_ points at.  */
+	bv->word_bits = 0;
+	if (find_field(t, sg_value_type(v), "__begin_", &begin, 0)) {
+		sg_type_strip(&begin.type, &ptr);
+		if (dwarf_formref_die(dwarf_attr_integrate(&ptr, DW_AT_type, &a), &word))
+			bv->word_bits = sg_type_size(&word) * 8;
+	}
+	if (!bv->word_bits || bv->word_bits > 64 || bv->size > MAX_SANE_COUNT ||
+	    bv->cap_words > MAX_SANE_COUNT / bv->word_bits || bv->size > bv->cap_words * bv->word_bits)
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "not a valid std::vector<bool> (%" PRIu64 " bits in %" PRIu64
+				       " words)", bv->size, bv->cap_words);
+	return NULL;
+}
+
+static struct sg_error *bitvec_summary(struct sg_session *session SG_UNUSED,
+				       const struct sg_value *v, char **ret, void *arg SG_UNUSED)
+{
+	struct bitvec bv;
+	struct sg_error *err = bitvec_read(v, &bv);
+	if (err)
+		return err;
+	if (asprintf(ret, "std::vector<bool> of length %" PRIu64 ", capacity %" PRIu64, bv.size,
+		     bv.cap_words * bv.word_bits) < 0)
+		return &sg_enomem;
+	return NULL;
+}
+
+static struct sg_error *bitvec_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit, child_fn *fn,
+					void *fn_arg, void *arg SG_UNUSED)
+{
+	struct bitvec bv;
+	struct sg_error *err = bitvec_read(v, &bv);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	uint64_t word = 0;
+	for (uint64_t i = 0; i < bv.size && i < limit; i++) {
+		if (i % bv.word_bits == 0) {
+			unsigned char w[8];
+			if ((err = sg_target_read(t, bv.begin + i / 8, w, bv.word_bits / 8)))
+				return err;
+			word = get_bits(w, bv.word_bits / 8, 0, bv.word_bits);
+		}
+		struct sg_value *child;
+		if ((err = sg_value_scalar(t, &bv.elem, (word >> (i % bv.word_bits)) & 1, &child)))
+			return err;
+		char name[32];
+		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+		int r = fn(name, child, fn_arg);
+		sg_value_destroy(child);
+		if (r != SG_CB_OK)
+			break;
+	}
+	return NULL;
+}
+
+/* ---- node containers: list, set, map ---- */
+
+/* The node type of a node container: the template argument of its node
+   allocator, which is the second element of the compressed pair PAIR
+   (libc++ up to 18) or the member ALLOC (later).  */
+static bool node_type(const struct sg_value *v, const char *pair, const char *alloc, Dwarf_Die *ret)
+{
+	struct sg_target *t = sg_value_target(v);
+	struct field f;
+	Dwarf_Die a;
+	if (find_field(t, sg_value_type(v), pair, &f, 0) && template_arg(t, &f.type, 1, &a))
+		return template_arg(t, &a, 0, ret);
+	return find_field(t, sg_value_type(v), alloc, &f, 0) && template_arg(t, &f.type, 0, ret);
+}
+
+/* Where the node type NODE keeps MEMBER, in bytes.  */
+static bool node_offset(struct sg_target *t, const Dwarf_Die *node, const char *member,
+			uint64_t *ret)
+{
+	struct field f;
+	if (!find_field(t, node, member, &f, 0) || f.bit % 8)
+		return false;
+	*ret = f.bit / 8;
+	return true;
+}
+
+/* std::list: a ring of nodes through the sentinel __end_ ({__prev_,
+   __next_}); the value is the node's __value_.  */
+struct list {
+	uint64_t head, first, count, next_off, value_off;
+	Dwarf_Die elem;
+};
+
+static struct sg_error *list_read(const struct sg_value *v, struct list *l)
+{
+	struct sg_target *t = sg_value_target(v);
+	struct sg_value *end;
+	Dwarf_Die node;
+	struct field value;
+	struct sg_error *err = sg_value_member(v, "__end_", &end);
+	if (err)
+		return err;
+	l->head = sg_value_address(end);
+	err = pair_first(end, "__next_", NULL, &l->first);
+	sg_value_destroy(end);
+	if (!err)
+		err = pair_first(v, "__size_alloc_", "__size_", &l->count);
+	if (err)
+		return err;
+	if (!node_type(v, "__size_alloc_", "__node_alloc_", &node) ||
+	    !node_offset(t, &node, "__next_", &l->next_off) ||
+	    !find_field(t, &node, "__value_", &value, 0))
+		return sg_error_create(SG_ERROR_LOOKUP, "no libc++ list node type in the DWARF");
+	l->value_off = value.bit / 8;
+	l->elem = value.type;
+	if (l->count > MAX_SANE_COUNT)
+		return sg_error_format(SG_ERROR_BAD_DATA, "std::list of %" PRIu64 " elements is not sane",
+				       l->count);
+	return NULL;
+}
+
+static struct sg_error *list_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     char **ret, void *arg SG_UNUSED)
+{
+	struct list l;
+	struct sg_error *err = list_read(v, &l);
+	if (err)
+		return err;
+	*ret = strdup(l.first == l.head ? "empty std::list" : "std::list");
+	return *ret ? NULL : &sg_enomem;
+}
+
+static struct sg_error *list_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	struct list l;
+	struct sg_error *err = list_read(v, &l);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	uint64_t node = l.first;
+	/* The count bounds the walk, so a cyclic list ends too.  */
+	for (uint64_t i = 0; node != l.head && i < limit; i++) {
+		if (i == l.count)
+			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
+		int r;
+		if ((err = emit_at(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
+			return err;
+		if (r != SG_CB_OK)
+			break;
+		if ((err = sg_target_read_u64(t, node + l.next_off, &node)))
+			return err;
+	}
+	return NULL;
+}
+
+/* std::set, multiset, map, multimap: __tree_ holds the leftmost node
+   (__begin_node_), the end node whose __left_ is the root, and the count.
+   Nodes link __left_, __right_, __parent_; the value is __value_.  */
+struct tree {
+	uint64_t begin, end, count;
+	uint64_t left, right, parent, value;	/* offsets in a node */
+	Dwarf_Die elem;
+};
+
+static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
+{
+	struct sg_target *t = sg_value_target(v);
+	struct sg_value *tree, *end;
+	Dwarf_Die node;
+	struct field value;
+	struct sg_error *err = sg_value_member(v, "__tree_", &tree);
+	if (err)
+		return err;
+	if (!(err = pair_first(tree, "__begin_node_", NULL, &tr->begin)) &&
+	    !(err = pair_first(tree, "__pair3_", "__size_", &tr->count)) &&
+	    (err = pair_member(tree, "__pair1_", &end)) && sg_error_catch(&err, SG_ERROR_LOOKUP))
+		err = pair_member(tree, "__end_node_", &end);
+	bool have_node = !err && node_type(tree, "__pair1_", "__node_alloc_", &node);
+	sg_value_destroy(tree);
+	if (err)
+		return err;
+	tr->end = sg_value_address(end);
+	sg_value_destroy(end);
+	if (!have_node || !node_offset(t, &node, "__left_", &tr->left) ||
+	    !node_offset(t, &node, "__right_", &tr->right) ||
+	    !node_offset(t, &node, "__parent_", &tr->parent) ||
+	    !find_field(t, &node, "__value_", &value, 0))
+		return sg_error_create(SG_ERROR_LOOKUP, "no libc++ tree node type in the DWARF");
+	tr->value = value.bit / 8;
+	tr->elem = value.type;
+	if (tr->count > MAX_SANE_COUNT)
+		return sg_error_format(SG_ERROR_BAD_DATA, "red-black tree of %" PRIu64 " nodes is not sane",
+				       tr->count);
+	return NULL;
+}
+
+/* A tree this deep is garbage: a red-black tree of 2^32 nodes is at most
+   64 deep.  */
+#define MAX_TREE_DEPTH 128
+
+/* The in-order successor of NODE: the leftmost of its right subtree, or
+   the first ancestor whose left subtree it is in.  */
+static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, uint64_t node,
+				  uint64_t *ret)
+{
+	uint64_t x, up;
+	struct sg_error *err = sg_target_read_u64(t, node + tr->right, &x);
+	if (err)
+		return err;
+	if (x) {
+		for (int i = 0; i < MAX_TREE_DEPTH; i++) {
+			node = x;
+			if ((err = sg_target_read_u64(t, node + tr->left, &x)))
+				return err;
+			if (!x) {
+				*ret = node;
+				return NULL;
+			}
+		}
+	} else {
+		for (int i = 0; i < MAX_TREE_DEPTH; i++) {
+			uint64_t left;
+			if ((err = sg_target_read_u64(t, node + tr->parent, &up)) ||
+			    (err = sg_target_read_u64(t, up + tr->left, &left)))
+				return err;
+			if (left == node) {
+				*ret = up;
+				return NULL;
+			}
+			node = up;
+		}
+	}
+	return sg_error_create(SG_ERROR_BAD_DATA, "red-black tree deeper than it can be");
+}
+
+/* ARG is the container's name: std::set, std::multiset, std::map, ...  */
+static struct sg_error *tree_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     char **ret, void *arg)
+{
+	struct tree tr;
+	struct sg_error *err = tree_read(v, &tr);
+	if (err)
+		return err;
+	if (asprintf(ret, "%s with %" PRIu64 " element%s", ((const struct kind *)arg)->shown, tr.count,
+		     tr.count == 1 ? "" : "s") < 0)
+		return &sg_enomem;
+	return NULL;
+}
+
+/* A map's key and value, from the node value __value_type<K, V>: its
+   pair __cc (__cc_ in later libc++), or the pair itself.  */
+static struct sg_error *map_pair(const struct sg_value *elem, child_fn *fn, void *fn_arg,
+				 const char *name, int *r)
+{
+	struct sg_value *pair = NULL, *key = NULL, *val = NULL;
+	struct sg_error *err = sg_value_member(elem, "__cc", &pair);
+	if (err && sg_error_catch(&err, SG_ERROR_LOOKUP) &&
+	    (err = sg_value_member(elem, "__cc_", &pair)) && sg_error_catch(&err, SG_ERROR_LOOKUP))
+		pair = NULL;
+	const struct sg_value *p = pair ? pair : elem;
+	if (!err && !(err = sg_value_member(p, "first", &key)) &&
+	    !(err = sg_value_member(p, "second", &val))) {
+		*r = fn(name, key, fn_arg);
+		if (*r == SG_CB_OK)
+			*r = fn(name, val, fn_arg);
+	}
+	sg_value_destroy(pair);
+	sg_value_destroy(key);
+	sg_value_destroy(val);
+	return err;
+}
+
+/* The tree's values in order: one child each for a set, a key and a value
+   for a map (MAP).  At most COUNT nodes, so a cyclic tree ends too.  */
+static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool map, child_fn *fn,
+				  void *fn_arg)
+{
+	struct tree tr;
+	struct sg_error *err = tree_read(v, &tr);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	uint64_t node = tr.begin;
+	for (uint64_t i = 0; i < tr.count && i < limit && node != tr.end; i++) {
+		int r = SG_CB_OK;
+		if (map) {
+			struct sg_value *elem;
+			char name[32];
+			snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
+			if ((err = sg_value_at(t, &tr.elem, node + tr.value, &elem)))
+				return err;
+			err = map_pair(elem, fn, fn_arg, name, &r);
+			sg_value_destroy(elem);
+		} else {
+			err = emit_at(t, &tr.elem, node + tr.value, i, fn, fn_arg, &r);
+		}
+		if (err)
+			return err;
+		if (r != SG_CB_OK)
+			break;
+		if ((err = tree_next(t, &tr, node, &node)))
+			return err;
+	}
+	return NULL;
+}
+
+static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	return tree_walk(v, limit, false, fn, fn_arg);
+}
+
+static struct sg_error *map_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				     size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	return tree_walk(v, limit, true, fn, fn_arg);
+}
+
+/* ---- smart pointers ---- */
+
+/* "std::unique_ptr<int>": the template's name with its first argument, as
+   gdb's printers write it.  */
+static char *with_arg(const char *template_name, const struct sg_value *v)
+{
+	Dwarf_Die arg;
+	char *an = NULL, *s;
+	if (template_arg(sg_value_target(v), sg_value_type(v), 0, &arg))
+		an = sg_type_qualified_name(&arg);
+	if (asprintf(&s, "%s<%s>", template_name, an ? an : "?") < 0)
+		s = NULL;
+	free(an);
+	return s;
+}
+
+/* The one child, "get()": the pointer __ptr_ (a compressed pair in
+   unique_ptr).  */
+static struct sg_error *pointer_children(struct sg_session *session SG_UNUSED,
+					 const struct sg_value *v, size_t limit SG_UNUSED, child_fn *fn,
+					 void *fn_arg, void *arg SG_UNUSED)
+{
+	struct sg_value *p;
+	struct sg_error *err = pair_member(v, "__ptr_", &p);
+	if (err)
+		return err;
+	fn("get()", p, fn_arg);
+	sg_value_destroy(p);
+	return NULL;
+}
+
+static struct sg_error *unique_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg SG_UNUSED)
+{
+	*ret = with_arg("std::unique_ptr", v);
+	return *ret ? NULL : &sg_enomem;
+}
+
+/* The counts of the control block at CNTRL, whose type is what the member
+   __cntrl_ points at.  libc++ keeps both less one: __shared_owners_ is the
+   owners - 1, __shared_weak_owners_ the weak references - 1, where the
+   owners together hold one weak reference.  */
+static struct sg_error *shared_counts(const struct sg_value *v, uint64_t cntrl, int64_t *owners,
+				      int64_t *weak)
+{
+	struct field f;
+	Dwarf_Die ptr, block;
+	Dwarf_Attribute a;
+	struct sg_value *cb, *m;
+	struct sg_target *t = sg_value_target(v);
+	if (!find_field(t, sg_value_type(v), "__cntrl_", &f, 0))
+		return sg_error_create(SG_ERROR_LOOKUP, "no __cntrl_");
+	sg_type_strip(&f.type, &ptr);
+	if (!dwarf_formref_die(dwarf_attr_integrate(&ptr, DW_AT_type, &a), &block))
+		return sg_error_create(SG_ERROR_BAD_DATA, "__cntrl_ is not a pointer to a type");
+	struct sg_error *err = sg_value_at(t, &block, cntrl, &cb);
+	if (err)
+		return err;
+	const char *names[] = { "__shared_owners_", "__shared_weak_owners_" };
+	int64_t *rets[] = { owners, weak };
+	for (int i = 0; i < 2 && !err; i++) {
+		uint64_t x;
+		if (!(err = sg_value_member(cb, names[i], &m))) {
+			err = sg_value_read_uint(m, &x);
+			sg_value_destroy(m);
+			*rets[i] = (int64_t)x;
+		}
+	}
+	sg_value_destroy(cb);
+	return err;
+}
+
+/* ARG is std::shared_ptr or std::weak_ptr.  gdb's printers show the use
+   count and the weak pointers other than the owners' share, or "expired"
+   and the weak count once no owner is left.  */
+static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg)
+{
+	uint64_t cntrl;
+	int64_t owners, weak;
+	struct sg_error *err = pair_first(v, "__cntrl_", NULL, &cntrl);
+	if (!err && cntrl)
+		err = shared_counts(v, cntrl, &owners, &weak);
+	if (err)
+		return err;
+	char *name = with_arg(((const struct kind *)arg)->shown, v);
+	if (!name)
+		return &sg_enomem;
+	int r;
+	if (!cntrl)
+		r = asprintf(ret, "%s (empty)", name);
+	else if (owners + 1 <= 0)
+		r = asprintf(ret, "%s (expired, weak count %" PRId64 ")", name, weak + 1);
+	else
+		r = asprintf(ret, "%s (use count %" PRId64 ", weak count %" PRId64 ")", name, owners + 1,
+			     weak);
+	free(name);
+	return r < 0 ? &sg_enomem : NULL;
+}
+
 /* ---- registration ---- */
 
 static const struct sg_reader_ops string_ops = {
 	.match = string_match, .summary = string_summary, .hint = SG_HINT_STRING,
 };
 static const struct sg_reader_ops vector_ops = {
-	.match = vector_match, .summary = vector_summary, .children = vector_children,
+	.match = fields_match, .summary = vector_summary, .children = vector_children,
 	.hint = SG_HINT_ARRAY,
+};
+static const struct sg_reader_ops bitvec_ops = {
+	.match = fields_match, .summary = bitvec_summary, .children = bitvec_children,
+	.hint = SG_HINT_ARRAY,
+};
+static const struct sg_reader_ops list_ops = {
+	.match = fields_match, .summary = list_summary, .children = list_children,
+	.hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops set_ops = {
+	.match = fields_match, .summary = tree_summary, .children = set_children,
+	.hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops map_ops = {
+	.match = fields_match, .summary = tree_summary, .children = map_children,
+	.hint = SG_HINT_MAP,
+};
+static const struct sg_reader_ops unique_ops = {
+	.match = fields_match, .summary = unique_summary, .children = pointer_children,
+	.hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops shared_ops = {
+	.match = fields_match, .summary = shared_summary, .children = pointer_children,
+	.hint = SG_HINT_NONE,
 };
 
 static struct sg_error *libcxx_init(struct sg_session *session, void **state_ret SG_UNUSED)
 {
-	/* Readers are tried in registration order: vector<bool> before
-	   vector<*>.  */
-	static const struct { const char *name, *pattern; const struct sg_reader_ops *ops; } readers[] = {
-		{ "libc++ std::string", "std::__1::basic_string<char, *>", &string_ops },
-		{ "libc++ std::vector", "std::__1::vector<*>", &vector_ops },
+	/* The first reader whose pattern matches is used: vector<bool>
+	   before vector<*>.  */
+	static const char *const vector[] = { "__begin_", "__end_", NULL },
+			  *const bitvec[] = { "__begin_", "__size_", NULL },
+			  *const list[] = { "__end_.__prev_", "__end_.__next_", NULL },
+			  *const tree[] = { "__tree_.__begin_node_", NULL },
+			  *const unique[] = { "__ptr_", NULL }, *const shared[] = { "__ptr_", "__cntrl_", NULL };
+	static const struct kind k_vector = { "std::vector", vector }, k_bitvec = { "std::vector<bool>", bitvec },
+				 k_list = { "std::list", list }, k_set = { "std::set", tree },
+				 k_mset = { "std::multiset", tree }, k_map = { "std::map", tree },
+				 k_mmap = { "std::multimap", tree }, k_unique = { "std::unique_ptr", unique },
+				 k_shared = { "std::shared_ptr", shared }, k_weak = { "std::weak_ptr", shared };
+	static const struct {
+		const char *name, *pattern;
+		const struct sg_reader_ops *ops;
+		const struct kind *kind;
+	} readers[] = {
+		{ "libc++ std::string", "std::__1::basic_string<char, *>", &string_ops, NULL },
+		{ "libc++ std::vector<bool>", "std::__1::vector<bool, *>", &bitvec_ops, &k_bitvec },
+		{ "libc++ std::vector", "std::__1::vector<*>", &vector_ops, &k_vector },
+		{ "libc++ std::list", "std::__1::list<*>", &list_ops, &k_list },
+		{ "libc++ std::set", "std::__1::set<*>", &set_ops, &k_set },
+		{ "libc++ std::multiset", "std::__1::multiset<*>", &set_ops, &k_mset },
+		{ "libc++ std::map", "std::__1::map<*>", &map_ops, &k_map },
+		{ "libc++ std::multimap", "std::__1::multimap<*>", &map_ops, &k_mmap },
+		{ "libc++ std::unique_ptr", "std::__1::unique_ptr<*>", &unique_ops, &k_unique },
+		{ "libc++ std::shared_ptr", "std::__1::shared_ptr<*>", &shared_ops, &k_shared },
+		{ "libc++ std::weak_ptr", "std::__1::weak_ptr<*>", &shared_ops, &k_weak },
 	};
 	struct sg_error *err = NULL;
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]) && !err; i++)
 		err = sg_reader_register(session, readers[i].name, readers[i].pattern, readers[i].ops,
-					 NULL);
+					 (void *)readers[i].kind);
 	return err;
 }
 
-SG_PLUGIN_DEFINE("libcxx", "0.1", "Typed readers for LLVM libc++: string, vector", libcxx_init, NULL);
+SG_PLUGIN_DEFINE("libcxx", "0.1",
+		 "Typed readers for LLVM libc++: string, vector, list, set, map, smart pointers",
+		 libcxx_init, NULL);
