@@ -144,6 +144,12 @@ struct sg_error *sg_symbolize(struct sg_target *target, uint64_t address, struct
 	struct sg_module *mod = sg_target_module_at(target, address);
 	if (!mod)
 		return &sg_not_found;
+	/* libdwfl can answer for an address far past every module (a double's
+	   bits under print/a): outside the module is no symbol, as in gdb.  */
+	Dwarf_Addr low, high;
+	if (dwfl_module_info(mod->dwmod, NULL, &low, &high, NULL, NULL, NULL, NULL) &&
+	    (address < low || address >= high))
+		return &sg_not_found;
 	const struct sg_symtab *st;
 	struct sg_error *err = sg_module_symtab(mod, &st);
 	if (err)

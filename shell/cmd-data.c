@@ -280,49 +280,94 @@ static void put_leaf(struct printer *p, const char *text, struct sg_buf_lite *b)
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b);
+static void put_float(struct printer *p, const unsigned char *raw, size_t size,
+		      struct sg_buf_lite *b);
 
+/* An integer of SIZE bytes in print's format: x o t z d u c a, or the
+   type's own notation (IS_CHAR: 97 'a').  */
 static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed, bool is_char,
 		    struct sg_buf_lite *b)
 {
 	char tmp[80];
+	char fmt = p->fmt == 's' || p->fmt == 'f' ? 0 : p->fmt;
+	if (p->fmt == 'f')
+		is_char = false;	/* a number, as gdb's print/f of a char */
+	if (fmt == 'a' && is_signed && size < 8 && (raw >> (size * 8 - 1)) & 1) {
+		/* print/a converts to an address: sign-extended.  */
+		raw |= ~((UINT64_C(1) << (size * 8)) - 1);
+		size = 8;
+	}
+	if (fmt == 'c') {
+		/* print/c shows the low byte, signed as the type is.  */
+		size = 1;
+		is_char = true;
+		fmt = 0;
+	}
 	uint64_t mask = size >= 8 ? UINT64_MAX : (UINT64_C(1) << (size * 8)) - 1;
 	raw &= mask;
 	int64_t sv = (int64_t)raw;
 	/* print/d reads the bits as signed whatever the type, as gdb does.  */
-	if ((is_signed || p->fmt == 'd') && size < 8 && (raw >> (size * 8 - 1)) & 1)
+	if ((is_signed || fmt == 'd') && size < 8 && (raw >> (size * 8 - 1)) & 1)
 		sv = (int64_t)(raw | ~mask);
-	if (p->json && !strchr("xotaz", p->fmt ? p->fmt : '-')) {
+	if (p->json && !strchr("xotaz", fmt ? fmt : '-')) {
 		/* Numbers, chars included; hex and the like stay strings.  */
-		if (is_signed || p->fmt == 'd')
+		if (is_signed || fmt == 'd')
 			sg_out_int(p->json, take_key(p), sv);
 		else
 			sg_out_uint(p->json, take_key(p), raw);
 		return;
 	}
-	if (p->fmt == 'x') {
+	switch (fmt) {
+	case 'x':
+	case 'a':
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, raw);
-	} else if (p->fmt == 'o') {
+		break;
+	case 'z':
+		snprintf(tmp, sizeof(tmp), "0x%0*" PRIx64, (int)size * 2, raw);
+		break;
+	case 'o':
 		snprintf(tmp, sizeof(tmp), raw ? "0%" PRIo64 : "0", raw);
-	} else if (p->fmt == 'u') {
+		break;
+	case 't': {
+		/* Binary without leading zeros.  */
+		int n = 0;
+		for (int bit = 63; bit >= 0; bit--)
+			if (n || (raw >> bit) & 1 || bit == 0)
+				tmp[n++] = (char)('0' + ((raw >> bit) & 1));
+		tmp[n] = '\0';
+		break;
+	}
+	case 'u':
 		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
-	} else if (p->fmt == 'd') {
+		break;
+	case 'd':
 		snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
-	} else if (is_char) {
-		snprintf(tmp, sizeof(tmp), is_signed ? "%" PRId64 " '" : "%" PRIu64 " '",
-			 is_signed ? sv : (int64_t)raw);
-		lite_puts(b, tmp);
-		if (raw == 0)
-			lite_puts(b, "\\000");
+		break;
+	default:
+		if (is_char && !p->json) {
+			snprintf(tmp, sizeof(tmp), is_signed ? "%" PRId64 " '" : "%" PRIu64 " '",
+				 is_signed ? sv : (int64_t)raw);
+			lite_puts(b, tmp);
+			if (raw == 0)
+				lite_puts(b, "\\000");
+			else
+				escape_byte(b, (unsigned char)raw, '\'');
+			lite_putc(b, '\'');
+			return;
+		}
+		if (is_signed)
+			snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
 		else
-			escape_byte(b, (unsigned char)raw, '\'');
-		lite_putc(b, '\'');
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
+		break;
+	}
+	if (fmt == 'a' && p->json) {
+		sg_out_hex(p->json, take_key(p), raw);
 		return;
-	} else if (is_signed) {
-		snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
-	} else {
-		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
 	}
 	put_leaf(p, tmp, b);
+	if (fmt == 'a')
+		put_symbol(p->t, raw, b);
 }
 
 static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b)
@@ -536,7 +581,13 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
 				if (is_signed && bit_size < 64 && ((val >> (bit_size - 1)) & 1))
 					val |= ~((UINT64_C(1) << bit_size) - 1);
-				put_int(p, val, 8, is_signed, false, b);
+				/* Formats see the member's type: its size for /z,
+				   a float of its size for /f.  */
+				uint64_t tsize = type_size(&mt);
+				if (p->fmt == 'f' && (tsize == 4 || tsize == 8))
+					put_float(p, (unsigned char *)&val, tsize, b);
+				else
+					put_int(p, val, tsize && tsize < 8 ? tsize : 8, is_signed, false, b);
 				continue;
 			}
 			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
@@ -558,7 +609,7 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		return;
 	}
 	uint64_t n = array_count(type), esize = type_size(&elem);
-	if (is_char_type(&elem) && !p->fmt) {
+	if (is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
 		size_t want = n < p->limit + 1 ? n : p->limit + 1;
 		unsigned char *buf = malloc(want ? want : 1);
 		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
@@ -895,12 +946,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		Dwarf_Die target;
 		bool has_target = die_type(&t, &target);
 		bool chars = has_target && is_char_type(&target) && (!p->fmt || p->fmt == 's');
+		if (p->fmt == 'f') {
+			put_float(p, (unsigned char *)&ptr, 8, b);
+			return;
+		}
+		if (p->fmt && p->fmt != 's') {
+			/* print/x and the like: the address as a number.  */
+			put_int(p, ptr, 8, false, false, b);
+			return;
+		}
 		if (p->json) {
 			/* A char pointer is its string; others their address.  */
 			put_pointer_json(p, ptr, chars);
 			return;
 		}
-		if (top && !chars && p->fmt != 'a') {
+		if (top && !chars) {
 			char *ts = type_string((Dwarf_Die *)&v->type, "");
 			lite_putc(b, '(');
 			lite_puts(b, ts);
@@ -923,7 +983,11 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_error(p, err, b);
 			return;
 		}
-		char *name = p->fmt ? NULL : enumerator_name(p->t, &t, raw, !p->json);
+		char *name = p->fmt && p->fmt != 's' ? NULL : enumerator_name(p->t, &t, raw, !p->json);
+		if (p->fmt == 'f' && (size == 4 || size == 8)) {
+			put_float(p, (unsigned char *)&raw, size, b);
+			return;
+		}
 		if (name) {
 			put_leaf(p, name, b);
 			free(name);
@@ -946,7 +1010,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_float(p, raw, size, b);
 			return;
 		}
-		if (enc == DW_ATE_boolean && !p->fmt) {
+		if (enc == DW_ATE_float && (p->fmt == 'c' || p->fmt == 'a')) {
+			/* print/c and /a convert the value; the others show its
+			   bits.  */
+			float f;
+			double d = 0;
+			if (size == 4) {
+				memcpy(&f, raw, 4);
+				d = f;
+			} else if (size == 8) {
+				memcpy(&d, raw, 8);
+			}
+			put_int(p, (uint64_t)(int64_t)d, p->fmt == 'a' ? 8 : 4, true, false, b);
+			return;
+		}
+		if (enc == DW_ATE_boolean && (!p->fmt || p->fmt == 's')) {
 			if (p->json)
 				sg_out_bool(p->json, take_key(p), raw[0]);
 			else
@@ -1583,9 +1661,17 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 	struct printer p;
 	printer_init(&p, sh, t, fmt, raw);
 	struct sg_buf_lite b = { 0 };
+	if (x->ptr_depth && fmt && fmt != 's' && fmt != 'a') {
+		if (fmt == 'f')
+			put_float(&p, (unsigned char *)&x->v.bits, 8, &b);
+		else
+			put_int(&p, x->v.bits, 8, false, false, &b);
+		*ret = b.s;
+		return NULL;
+	}
 	if (x->ptr_depth) {
 		char tmp[40];
-		if (!fmt) {
+		if (!fmt || fmt == 's') {
 			char *ts = xval_type(x);
 			lite_putc(&b, '(');
 			lite_puts(&b, ts);
@@ -1594,7 +1680,7 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 		}
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
 		lite_puts(&b, tmp);
-		if (!fmt || fmt == 'a')
+		if (!fmt || fmt == 'a' || fmt == 's')
 			put_symbol(t, x->v.bits, &b);
 		*ret = b.s;
 		return NULL;
@@ -1635,7 +1721,7 @@ static struct sg_error *parse_format(const char **args, char *fmt, bool *raw)
 	for (; *a && !isspace((unsigned char)*a); a++) {
 		if (*a == 'r')
 			*raw = true;
-		else if (strchr("xduo", *a))
+		else if (strchr("xduotczafs", *a))
 			*fmt = *a;
 		else
 			return sg_error_format(SG_ERROR_USAGE, "Undefined output format \"%c\".", *a);

@@ -32,6 +32,32 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# Every print format on every kind of value (integers, chars, floats read
+# as bits or converted, pointers, enums, bools, arrays, structs), and
+# "set print pretty on", against gdb.
+fcmds=()
+for f in x d u o t c a f s z; do
+	for v in g_int g_uint g_short g_char g_uchar g_bool g_float g_double g_long g_color g_name \
+		 g_arr g_pt g_flags g_num g_str g_ip '&g_pt' -1 200 0; do
+		fcmds+=("print/$f $v")
+	done
+done
+fcmds+=('set print pretty on' 'print g_pt' 'print g_pts' 'print g_n1' 'print g_num' 'print g_flags'
+	'print g_arr' 'output g_pt' 'print/x g_pts' 'print *g_head')
+args=()
+for c in "${fcmds[@]}"; do
+	args+=(-ex "$c")
+done
+sg -p "$pid" "${args[@]}"
+ok $STATUS "every format succeeds${ERR:+: $ERR}"
+if have_gdb; then
+	sg_formats=$OUT
+	gdb_batch "$pid" "${fcmds[@]}"
+	is "$sg_formats" "$GDB_OUT" "print/x d u o t c a f s z and print pretty match gdb"
+else
+	skip "gdb not installed: no oracle"
+fi
+
 # Literals, casts (to a pointer at a raw address, as in
 # "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)
