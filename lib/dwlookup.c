@@ -1,12 +1,17 @@
 /* Finding variables and types by name in the modules' DWARF.
 
-   This walks each unit's top-level DIEs (and namespaces) on demand, the
-   executable first.  It does not yet build an index: see issue 4 for the
-   lazy, cached index that big modules need.  */
+   Names at a unit's top level and in namespaces come from each module's
+   lazy index (typeindex.c); a qualified name that goes through a class
+   ("ns::Klass::Nested") finds the class there and searches its children.
+   The executable is searched first, then the other modules, and a
+   definition wins over a declaration.  Results, "not found" included, are
+   cached per target until the modules change.  */
 #include <config.h>
 #include "internal.h"
 
 #include <dwarf.h>
+#include <inttypes.h>
+#include <stdio.h>
 
 #define MAX_NAMESPACE_DEPTH 8
 
@@ -14,6 +19,8 @@ struct want {
 	const char *name;	/* the last component of a qualified name */
 	const char *scopes[MAX_NAMESPACE_DEPTH];	/* the components before it */
 	size_t nscopes;
+	char scope[1024];	/* the scopes joined with "::" */
+	bool any_scope;		/* match NAME in any namespace */
 	int tag;		/* 0: a type of any tag with a plain name */
 	bool variable;
 	Dwarf_Die found;
@@ -42,36 +49,42 @@ static bool scope_tag(int tag)
 	       tag == DW_TAG_union_type;
 }
 
-/* Search the children of PARENT, whose qualified name matched the first
-   MATCHED scopes of W.  An unqualified name is looked for in every
-   namespace.  Returns true when a definition is found. */
-static bool search_children(Dwarf_Die *parent, struct want *w, size_t matched, int depth)
+/* Does an entry's tag fit W?  struct and class are one kind, as in gdb.  */
+static bool tag_match(const struct want *w, int tag)
+{
+	if (w->variable)
+		return tag == DW_TAG_variable;
+	if (!w->tag)
+		return is_type_tag(tag);
+	if (w->tag == DW_TAG_structure_type || w->tag == DW_TAG_class_type)
+		return tag == DW_TAG_structure_type || tag == DW_TAG_class_type;
+	return tag == w->tag;
+}
+
+/* Search the children of the class PARENT, whose qualified name matched the
+   first MATCHED scopes of W.  Returns true when a definition is found. */
+static bool search_class(Dwarf_Die *parent, struct want *w, size_t matched, int depth)
 {
 	Dwarf_Die child;
 	if (dwarf_child(parent, &child) != 0)
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
-		if (scope_tag(tag) && depth < MAX_NAMESPACE_DEPTH) {
-			const char *sname = dwarf_diename(&child);
-			if (matched < w->nscopes) {
-				if (sname && !strcmp(sname, w->scopes[matched]) &&
-				    search_children(&child, w, matched + 1, depth + 1))
-					return true;
-			} else if (tag == DW_TAG_namespace && !w->nscopes &&
-				   search_children(&child, w, matched, depth + 1)) {
-				return true;
-			}
-			if (tag == DW_TAG_namespace)
-				continue;
-		}
-		if (matched < w->nscopes)
-			continue;
 		const char *name = dwarf_diename(&child);
-		if (!name || strcmp(name, w->name))
+		if (!name)
 			continue;
-		bool match = w->variable ? tag == DW_TAG_variable
-			   : w->tag ? tag == w->tag : is_type_tag(tag);
+		if (matched < w->nscopes) {
+			if (scope_tag(tag) && depth < MAX_NAMESPACE_DEPTH &&
+			    !strcmp(name, w->scopes[matched]) &&
+			    search_class(&child, w, matched + 1, depth + 1))
+				return true;
+			continue;
+		}
+		if (strcmp(name, w->name))
+			continue;
+		/* DWARF 4 has static data members as declared DW_TAG_members.  */
+		bool match = tag_match(w, tag) ||
+			     (w->variable && tag == DW_TAG_member && is_declaration(&child));
 		if (!match)
 			continue;
 		Dwarf_Attribute a;
@@ -87,23 +100,83 @@ static bool search_children(Dwarf_Die *parent, struct want *w, size_t matched, i
 	return false;
 }
 
-/* Search MOD's units; BIAS_RET gets the module's DWARF bias.  */
-static bool search_module(struct sg_module *mod, struct want *w, Dwarf_Addr *bias_ret)
+/* Take the index entry E of IDX if it fits W; true if it is a definition.  */
+static bool take_entry(struct sg_name_index *idx, Dwarf *dw, const struct sg_name_entry *e,
+		       struct want *w)
 {
-	Dwarf_Addr bias;
-	Dwarf *dw = dwfl_module_getdwarf(mod->dwmod, &bias);
-	if (!dw)
+	if (!tag_match(w, e->tag))
 		return false;
-	*bias_ret = bias;
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		if (dwarf_offdie(dw, off + hsize, &cu) && search_children(&cu, w, 0, 0))
-			return true;
-		off = next;
+	if (!w->any_scope && strcmp(sg_name_index_scope(idx, e->scope), w->scope))
+		return false;
+	Dwarf_Off off = e->off;
+	bool definition;
+	if (w->variable) {
+		definition = e->flags & SG_NAME_LOCATION;
+		Dwarf_Off def;
+		if (!definition && (def = sg_name_index_definition(idx, e->off))) {
+			off = def;
+			definition = true;
+		}
+	} else {
+		definition = !(e->flags & SG_NAME_DECLARATION);
+	}
+	if (!definition && w->have)
+		return false;
+	Dwarf_Die die;
+	if (!dwarf_offdie(dw, off, &die))
+		return false;
+	w->found = die;
+	w->have = true;
+	return definition;
+}
+
+/* "A::B::name" where A::B is a class: find A::B in the index, then NAME
+   among its children.  */
+static bool search_through_class(struct sg_name_index *idx, Dwarf *dw, struct want *w)
+{
+	for (size_t k = w->nscopes; k-- > 0;) {
+		struct want cw = { .name = w->scopes[k], .tag = DW_TAG_structure_type };
+		size_t len = 0;
+		for (size_t i = 0; i < k; i++)
+			len += snprintf(cw.scope + len, sizeof(cw.scope) - len, "%s%s",
+					i ? "::" : "", w->scopes[i]);
+		uint32_t cursor = 0;
+		struct sg_name_entry e;
+		while (sg_name_index_next(idx, cw.name, &cursor, &e)) {
+			if (e.tag != DW_TAG_union_type && !tag_match(&cw, e.tag))
+				continue;
+			Dwarf_Die cls;
+			if ((e.flags & SG_NAME_DECLARATION) ||
+			    strcmp(sg_name_index_scope(idx, e.scope), cw.scope) ||
+			    !dwarf_offdie(dw, e.off, &cls))
+				continue;
+			bool had = w->have;
+			if (search_class(&cls, w, k + 1, 0))
+				return true;
+			if (w->have && !had && w->variable) {
+				/* A static member: defined at the top level.  */
+				Dwarf_Off def = sg_name_index_definition(idx, dwarf_dieoffset(&w->found));
+				if (def && dwarf_offdie(dw, def, &w->found))
+					return true;
+			}
+		}
 	}
 	return false;
+}
+
+/* Search MOD; BIAS_RET gets the module's DWARF bias.  */
+static bool search_module(struct sg_module *mod, struct want *w, Dwarf_Addr *bias_ret)
+{
+	struct sg_name_index *idx;
+	if (sg_module_name_index(mod, &idx))
+		return false;
+	Dwarf *dw = sg_name_index_dwarf(idx, bias_ret);
+	uint32_t cursor = 0;
+	struct sg_name_entry e;
+	while (sg_name_index_next(idx, w->name, &cursor, &e))
+		if (take_entry(idx, dw, &e, w))
+			return true;
+	return w->nscopes && search_through_class(idx, dw, w);
 }
 
 /* Split NAME ("ns::Klass::member") into W's scopes and last component, in
@@ -131,39 +204,124 @@ static bool split_name(const char *name, struct want *w, char *buf, size_t size)
 		}
 	}
 	w->name = start;
+	size_t len = 0;
+	for (size_t i = 0; i < w->nscopes; i++)
+		len += snprintf(w->scope + len, sizeof(w->scope) - len, "%s%s", i ? "::" : "",
+				w->scopes[i]);
+	w->any_scope = !w->nscopes;
 	return true;
 }
 
-/* Search the executable first, then every other module.  */
-static struct sg_module *search(struct sg_target *t, struct want *w, Dwarf_Addr *bias_ret)
+/* ---- results, cached per target ---- */
+
+struct lookup_result {
+	char *key;
+	struct sg_module *mod;	/* NULL: not found */
+	Dwarf_Die die;
+	Dwarf_Addr bias;
+};
+
+struct sg_lookup_cache {
+	struct lookup_result *v;
+	size_t n, cap;
+	struct sg_strmap map;
+};
+
+void sg_lookup_cache_destroy(struct sg_lookup_cache *c)
 {
-	if (sg_target_load_modules(t))
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		free(c->v[i].key);
+	free(c->v);
+	sg_strmap_deinit(&c->map);
+	free(c);
+}
+
+static const struct lookup_result *cache_get(struct sg_target *t, const char *key)
+{
+	if (!t->lookups)
 		return NULL;
+	uint32_t i = sg_strmap_get(&t->lookups->map, key);
+	return i == UINT32_MAX ? NULL : &t->lookups->v[i];
+}
+
+/* Remember a result; a failure to allocate only costs the next lookup.  */
+static void cache_put(struct sg_target *t, const char *key, struct sg_module *mod,
+		      const struct want *w, Dwarf_Addr bias)
+{
+	if (!t->lookups && !(t->lookups = calloc(1, sizeof(*t->lookups))))
+		return;
+	struct sg_lookup_cache *c = t->lookups;
+	char *copy = strdup(key);
+	struct lookup_result *r = copy ? sg_array_push(&c->v, &c->n, &c->cap, sizeof(*r)) : NULL;
+	if (!r) {
+		free(copy);
+		return;
+	}
+	*r = (struct lookup_result){ copy, mod, w->found, bias };
+	if (!sg_strmap_put(&c->map, copy, c->n - 1)) {
+		c->n--;
+		free(copy);
+	}
+}
+
+/* Search the executable first, then every other module (but SKIP).  */
+static struct sg_module *search_all(struct sg_target *t, struct want *w, struct sg_module *skip,
+				    Dwarf_Addr *bias_ret)
+{
 	struct sg_module *first = NULL;
+	Dwarf_Addr first_bias = 0;
 	for (size_t pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < t->nmodules; i++) {
 			struct sg_module *m = t->modules[i];
 			bool is_exe = t->exe && !strcmp(m->name, t->exe);
-			if ((pass == 0) != is_exe)
+			if ((pass == 0) != is_exe || m == skip)
 				continue;
-			if (search_module(m, w, bias_ret))
+			bool had = w->have;
+			Dwarf_Addr bias = 0;
+			if (search_module(m, w, &bias)) {
+				*bias_ret = bias;
 				return m;
-			if (w->have && !first)
+			}
+			if (w->have && !had && !first) {
 				first = m;
+				first_bias = bias;
+			}
 		}
 	}
+	*bias_ret = first_bias;
 	return w->have ? first : NULL;
+}
+
+/* search_all() through the cache, under KEY.  */
+static struct sg_module *search(struct sg_target *t, const char *key, struct want *w,
+				Dwarf_Addr *bias_ret)
+{
+	if (sg_target_load_modules(t))
+		return NULL;
+	const struct lookup_result *r = cache_get(t, key);
+	if (r) {
+		w->found = r->die;
+		w->have = r->mod != NULL;
+		*bias_ret = r->bias;
+		return r->mod;
+	}
+	struct sg_module *m = search_all(t, w, NULL, bias_ret);
+	cache_put(t, key, m, w, *bias_ret);
+	return m;
 }
 
 struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf_Die *type_ret,
 				    uint64_t *address_ret)
 {
 	struct want w = { .variable = true };
-	char buf[1024];
+	char buf[1024], key[1100];
 	if (!split_name(name, &w, buf, sizeof(buf)))
 		return &sg_not_found;
+	snprintf(key, sizeof(key), "v:%s", name);
 	Dwarf_Addr bias = 0;
-	if (!search(t, &w, &bias))
+	if (!search(t, key, &w, &bias))
 		return &sg_not_found;
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
@@ -197,13 +355,25 @@ struct sg_error *sg_lookup_type(struct sg_target *t, const char *name, Dwarf_Die
 			break;
 		}
 	}
-	char buf[1024];
+	char buf[1024], key[1100];
 	if (!split_name(name, &w, buf, sizeof(buf)))
 		return &sg_not_found;
+	snprintf(key, sizeof(key), "t%d:%s", w.tag, name);
 	Dwarf_Addr bias;
-	if (!search(t, &w, &bias))
+	if (!search(t, key, &w, &bias))
 		return &sg_not_found;
 	*ret = w.found;
+	return NULL;
+}
+
+/* The module whose DWARF is DW, or NULL (say, a dwz file).  */
+static struct sg_module *module_of(struct sg_target *t, Dwarf *dw)
+{
+	for (size_t i = 0; i < t->nmodules; i++) {
+		struct sg_module *m = t->modules[i];
+		if (m->names && sg_name_index_dwarf(m->names, NULL) == dw)
+			return m;
+	}
 	return NULL;
 }
 
@@ -211,10 +381,35 @@ void sg_type_complete(struct sg_target *t, Dwarf_Die *die, Dwarf_Die *ret)
 {
 	*ret = *die;
 	const char *name = dwarf_diename(die);
-	if (!is_declaration(die) || !name)
+	if (!is_declaration(die) || !name || sg_target_load_modules(t))
 		return;
-	struct want w = { .name = name, .tag = dwarf_tag(die) };
-	Dwarf_Addr bias;
-	if (search(t, &w, &bias) && !is_declaration(&w.found))
+	Dwarf *dw = dwarf_cu_getdwarf(die->cu);
+	Dwarf_Off off = dwarf_dieoffset(die);
+	char key[64];
+	snprintf(key, sizeof(key), "c%p:%" PRIx64, (void *)dw, (uint64_t)off);
+	const struct lookup_result *r = cache_get(t, key);
+	if (r) {
+		if (r->mod)
+			*ret = r->die;
+		return;
+	}
+	/* The declaration's own namespace when the index has it; any
+	   namespace otherwise (a class nested in another).  */
+	struct want w = { .name = name, .tag = dwarf_tag(die), .any_scope = true };
+	struct sg_module *own = module_of(t, dw), *m = NULL;
+	struct sg_name_entry e;
+	if (own && sg_name_index_at(own->names, off, &e)) {
+		snprintf(w.scope, sizeof(w.scope), "%s", sg_name_index_scope(own->names, e.scope));
+		w.any_scope = false;
+	}
+	Dwarf_Addr bias = 0;
+	if (own && search_module(own, &w, &bias))
+		m = own;
+	else
+		m = search_all(t, &w, own, &bias);
+	if (m && is_declaration(&w.found))
+		m = NULL;
+	cache_put(t, key, m, &w, bias);
+	if (m)
 		*ret = w.found;
 }

@@ -78,9 +78,61 @@ struct sg_error *sg_module_symtab(struct sg_module *mod, const struct sg_symtab 
 /* The symbol covering ADDR, or NULL.  */
 const struct sg_symtab_entry *sg_symtab_lookup(const struct sg_symtab *st, uint64_t addr);
 
+/* ---- string-keyed map of uint32_t (typeindex.c) ---- */
+struct sg_strmap_slot {
+	const char *key;	/* borrowed: the caller keeps it alive */
+	uint32_t hash, value;
+};
+struct sg_strmap {
+	struct sg_strmap_slot *slots;
+	size_t cap, n;
+};
+/* The value of KEY, or UINT32_MAX.  */
+uint32_t sg_strmap_get(const struct sg_strmap *m, const char *key);
+/* Add KEY (not already there); false on allocation failure.  */
+bool sg_strmap_put(struct sg_strmap *m, const char *key, uint32_t value);
+void sg_strmap_deinit(struct sg_strmap *m);
+
+/* ---- the lazy name index of a module's DWARF (typeindex.c) ---- */
+struct sg_name_index;
+/* A named type or variable at a unit's top level or in a namespace.  */
+struct sg_name_entry {
+	Dwarf_Off off;		/* the DIE */
+	uint32_t scope;		/* see sg_name_index_scope() */
+	uint32_t next;		/* private */
+	uint16_t tag;
+	uint8_t flags;
+};
+#define SG_NAME_DECLARATION 1	/* DW_AT_declaration */
+#define SG_NAME_LOCATION 2	/* DW_AT_location */
+struct sg_name_index_stats {
+	size_t units_scanned, units_raw, entries, names;
+	bool complete;
+};
+struct sg_module;
+/* MOD's index, created empty on first use; &sg_not_found without DWARF.  */
+struct sg_error *sg_module_name_index(struct sg_module *mod, struct sg_name_index **ret);
+void sg_name_index_destroy(struct sg_name_index *idx);
+Dwarf *sg_name_index_dwarf(const struct sg_name_index *idx, Dwarf_Addr *bias_ret);
+/* The entries called NAME (the last component of a qualified name), in
+   DWARF order, indexing more units as needed.  *CURSOR is 0 for the first
+   call.  False when there are no more.  */
+bool sg_name_index_next(struct sg_name_index *idx, const char *name, uint32_t *cursor,
+			struct sg_name_entry *ret);
+/* The qualified namespace of an entry: "" (global), "ns", "a::b".  */
+const char *sg_name_index_scope(const struct sg_name_index *idx, uint32_t scope);
+/* The entry of the DIE at OFF, if it is indexed.  */
+bool sg_name_index_at(struct sg_name_index *idx, Dwarf_Off off, struct sg_name_entry *ret);
+/* The variable DIE that defines the declaration at DECL through
+   DW_AT_specification (static members), or 0.  */
+Dwarf_Off sg_name_index_definition(struct sg_name_index *idx, Dwarf_Off decl);
+void sg_name_index_scan_all(struct sg_name_index *idx);
+void sg_name_index_stats(const struct sg_name_index *idx, struct sg_name_index_stats *ret);
+
 struct sg_module {
 	Dwfl_Module *dwmod;
 	struct sg_symtab *symtab;
+	struct sg_name_index *names;	/* typeindex.c */
 	const char *name;
 	uint64_t start, end;
 	char *build_id;
@@ -105,6 +157,8 @@ struct sg_page_cache {
 void sg_page_cache_destroy(struct sg_page_cache *cache);
 struct sg_frame_cache;
 struct sg_tailcall_cache;
+struct sg_lookup_cache;
+void sg_lookup_cache_destroy(struct sg_lookup_cache *cache);
 
 struct sg_target {
 	enum sg_target_kind kind;
@@ -121,6 +175,7 @@ struct sg_target {
 	struct sg_demangle_cache *demangled;
 	struct sg_frame_cache *frame_cache;	/* frame.c */
 	struct sg_tailcall_cache *tailcalls;	/* tailcall.c */
+	struct sg_lookup_cache *lookups;	/* dwlookup.c */
 	struct sg_page_cache *pages;
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
@@ -132,6 +187,7 @@ struct sg_target {
 	int mem_fd;
 	bool no_vm_readv;
 	bool gone;		/* the process exited while attached */
+	struct sg_target_stats stats;
 	int gone_status;
 	uint64_t stop_start_ns, stop_end_ns;
 };

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static const char *const reg_names[SG_NREGS] = {
 	"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
@@ -75,8 +76,23 @@ uint64_t sg_target_paused_ns(const struct sg_target *target)
 
 static void drop_modules(struct sg_target *t);
 
+/* A read can fail with ESRCH before the kernel has made the exit status
+   of a killed tracee available to waitpid: give it a moment, so that the
+   error can say which signal it was.  */
+static void wait_for_exit_status(struct sg_target *t)
+{
+	if (t->gone || t->kind != SG_TARGET_LIVE || !t->ops->alive)
+		return;
+	uint64_t deadline = sg_now_ns() + 100 * 1000000;
+	while (t->ops->alive(t) && sg_now_ns() < deadline) {
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
 struct sg_error *sg_target_gone_error(struct sg_target *t)
 {
+	wait_for_exit_status(t);
 	int st = t->gone_status;
 	if (t->gone && WIFSIGNALED(st))
 		return sg_error_format(SG_ERROR_TARGET,
@@ -87,6 +103,28 @@ struct sg_error *sg_target_gone_error(struct sg_target *t)
 				       "process %d exited while attached (exit status %d)",
 				       t->pid, WEXITSTATUS(st));
 	return sg_error_format(SG_ERROR_TARGET, "process %d exited while attached", t->pid);
+}
+
+void sg_target_stats(const struct sg_target *target, struct sg_target_stats *ret)
+{
+	*ret = target->stats;
+	for (size_t i = 0; i < target->nmodules; i++) {
+		if (!target->modules[i]->names)
+			continue;
+		struct sg_name_index_stats s;
+		sg_name_index_stats(target->modules[i]->names, &s);
+		ret->index_modules++;
+		ret->index_units += s.units_scanned;
+		ret->index_names += s.entries;
+	}
+}
+
+/* Every read of the process's memory goes through here.  */
+static struct sg_error *fetch(struct sg_target *t, uint64_t address, void *buf, size_t size)
+{
+	t->stats.fetches++;
+	t->stats.bytes_fetched += size;
+	return t->ops->read(t, address, buf, size);
 }
 
 /* The cached page at PAGE, reading it on a miss; NULL if it cannot be read
@@ -104,7 +142,7 @@ static const unsigned char *page_cache_get(struct sg_target *t, uint64_t page)
 		return p->data;
 	if (!p->data && !(p->data = malloc(SG_PAGE_SIZE)))
 		return NULL;
-	struct sg_error *err = t->ops->read(t, page, p->data, SG_PAGE_SIZE);
+	struct sg_error *err = fetch(t, page, p->data, SG_PAGE_SIZE);
 	if (err) {
 		sg_error_destroy(err);
 		p->page = 1;	/* no page is at an odd address: an empty slot */
@@ -132,6 +170,8 @@ struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void
 		return sg_error_fault(address, size, EFAULT);
 	if (target->gone)
 		return sg_target_gone_error(target);
+	target->stats.reads++;
+	target->stats.bytes_read += size;
 	/* Small reads (unwinding, list walks) go through a page cache: the
 	   target is stopped, so its memory does not change under us, and a
 	   warm unwind then costs no system call.  */
@@ -143,7 +183,7 @@ struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void
 			return NULL;
 		}
 	}
-	return target->ops->read(target, address, buf, size);
+	return fetch(target, address, buf, size);
 }
 
 struct sg_error *sg_target_read_u64(struct sg_target *target, uint64_t address, uint64_t *ret)
@@ -283,8 +323,12 @@ static void drop_modules(struct sg_target *t)
 	t->frame_cache = NULL;
 	sg_tailcall_cache_destroy(t->tailcalls);
 	t->tailcalls = NULL;
+	/* Lookup results point into the modules' DWARF too.  */
+	sg_lookup_cache_destroy(t->lookups);
+	t->lookups = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
+		sg_name_index_destroy(t->modules[i]->names);
 		free(t->modules[i]->build_id);
 		free(t->modules[i]->link_name);
 		free(t->modules[i]);

@@ -100,6 +100,21 @@ SG_PUBLIC struct sg_error *sg_target_read_string(struct sg_target *target, uint6
 						 size_t max, char **ret, bool *truncated_ret)
 	SG_NONNULL(1, 4);
 
+/* Memory traffic since the target was attached.  READS and BYTES_READ
+   count what sg_target_read() (and every reader built on it) was asked
+   for; FETCHES and BYTES_FETCHED what was read from the process, page-cache
+   fills included.  A reader that reads only what it prints shows it here
+   ("maintenance info target-stats", bench/print.sh).  INDEX_UNITS and
+   INDEX_NAMES say how much of the modules' DWARF the lazy name index has
+   read so far, of INDEX_MODULES modules with DWARF opened by a lookup.  */
+struct sg_target_stats {
+	uint64_t reads, bytes_read;
+	uint64_t fetches, bytes_fetched;
+	uint64_t index_modules, index_units, index_names;
+};
+SG_PUBLIC void sg_target_stats(const struct sg_target *target, struct sg_target_stats *ret)
+	SG_NONNULL(1, 2);
+
 /* Is the live process still there?  Always true for a core.  */
 SG_PUBLIC bool sg_target_alive(struct sg_target *target);
 
