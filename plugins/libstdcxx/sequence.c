@@ -382,9 +382,11 @@ static struct sg_error *deque_children(struct sg_session *session SG_UNUSED, con
 	uint64_t p = d.start.cur, end = d.start.last, node = d.start.node;
 	for (uint64_t i = 0; i < d.count && i < limit; i++) {
 		if (p == end) {
-			/* The next buffer, from the map.  */
+			/* The next buffer, from the map; a garbage buffer
+			   address ends the walk with one error.  */
 			node += 8;
-			if ((err = sg_target_read_u64(t, node, &p)))
+			unsigned char probe;
+			if ((err = sg_target_read_u64(t, node, &p)) || (err = sg_target_read(t, p, &probe, 1)))
 				return err;
 			end = p + d.per_buf * d.esize;
 		}
