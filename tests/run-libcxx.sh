@@ -8,7 +8,15 @@
 fixture=$FIXTURES/sg-libcxx
 "$fixture" >/dev/null 2>&1
 if [ $? -eq 77 ]; then
-	skip "clang++ with libc++ is not installed (the fixture is a stub)"
+	# The make rule installs the stub when clang++ fails, also when the
+	# fixture itself does not compile: tell the two apart.
+	echo 'int main() {}' >"$testdir/probe.cc"
+	if command -v clang++ >/dev/null &&
+	   clang++ -stdlib=libc++ -o "$testdir/probe" -x c++ "$testdir/probe.cc" 2>/dev/null; then
+		ok 1 "clang++ with libc++ works, but the fixture did not compile"
+	else
+		skip "clang++ with libc++ is not installed (the fixture is a stub)"
+	fi
 	done_testing
 fi
 

@@ -489,30 +489,28 @@ static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
    bits, the capacity counts words.  */
 struct bitvec {
 	uint64_t begin, size, cap_words, word_bits;
-	Dwarf_Die elem;		/* bool */
+	Dwarf_Die word;		/* an integer: gdb shows the bits as 0 and 1 */
 };
 
 static struct sg_error *bitvec_read(const struct sg_value *v, struct bitvec *bv)
 {
 	struct sg_target *t = sg_value_target(v);
 	struct field begin;
-	Dwarf_Die ptr, word;
+	Dwarf_Die ptr;
 	Dwarf_Attribute a;
 	struct sg_error *err = pair_first(v, "__begin_", NULL, &bv->begin);
 	if (!err)
 		err = pair_first(v, "__size_", NULL, &bv->size);
 	if (!err)
 		err = pair_first(v, "__cap_alloc_", "__cap_", &bv->cap_words);
-	if (!err)
-		err = sg_value_template_type(v, 0, &bv->elem);
 	if (err)
 		return err;
 	/* The word is what __begin_ points at.  */
 	bv->word_bits = 0;
 	if (find_field(t, sg_value_type(v), "__begin_", &begin, 0)) {
 		sg_type_strip(&begin.type, &ptr);
-		if (dwarf_formref_die(dwarf_attr_integrate(&ptr, DW_AT_type, &a), &word))
-			bv->word_bits = sg_type_size(&word) * 8;
+		if (dwarf_formref_die(dwarf_attr_integrate(&ptr, DW_AT_type, &a), &bv->word))
+			bv->word_bits = sg_type_size(&bv->word) * 8;
 	}
 	if (!bv->word_bits || bv->word_bits > 64 || bv->size > MAX_SANE_COUNT ||
 	    bv->cap_words > MAX_SANE_COUNT / bv->word_bits || bv->size > bv->cap_words * bv->word_bits)
@@ -553,7 +551,7 @@ static struct sg_error *bitvec_children(struct sg_session *session SG_UNUSED,
 			word = get_bits(w, bv.word_bits / 8, 0, bv.word_bits);
 		}
 		struct sg_value *child;
-		if ((err = sg_value_scalar(t, &bv.elem, (word >> (i % bv.word_bits)) & 1, &child)))
+		if ((err = sg_value_scalar(t, &bv.word, (word >> (i % bv.word_bits)) & 1, &child)))
 			return err;
 		char name[32];
 		snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
