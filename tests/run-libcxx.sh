@@ -95,16 +95,21 @@ check() {
 	like "$OUT" '^\$2 = \{static __short_mask = [^,]*, static __long_mask = [^,]*, __r_ = ' \
 		"$label: print/r bypasses the string reader"
 
-	sg -p "$pid" -ex 'set print elements 4' -ex 'print g_long' -ex 'print g_v'
+	sg -p "$pid" -ex 'set print elements 4' -ex 'print g_long' -ex 'print g_v' \
+		-ex 'set print elements 2' -ex 'print g_l' -ex 'print g_vb' -ex 'print g_bigmap' -ex 'print g_set'
 	is "$OUT" '$1 = "a st"...
-$2 = std::vector of length 3, capacity 4 = {1, 2, 3}' "$label: print elements limits strings"
+$2 = std::vector of length 3, capacity 4 = {1, 2, 3}
+$3 = std::list = {[0] = 1, [1] = 2...}
+$4 = std::vector<bool> of length 3, capacity 128 = {1, 0...}
+$5 = std::map with 40 elements = {[0] = 0, [1] = 23...}
+$6 = std::set with 3 elements = {[0] = 1, [1] = 2...}' "$label: print elements limits strings and containers"
 
 	# Corrupt objects: one bounded error each, quickly.
 	local start ms
 	start=$(date +%s%N)
 	sg -p "$pid" -ex 'print g_bad_len' -ex 'print g_bad_ptr' -ex 'print g_bad_short' \
 		-ex 'print g_bad_vec' -ex 'print g_huge_vec' -ex 'print g_bad_vptr' -ex 'print g_cyclic' \
-		-ex 'print g_cyclic_set' -ex 'print g_huge_map'
+		-ex 'print g_cyclic_set' -ex 'print g_huge_map' -ex 'print g_huge_vb' -ex 'print g_bad_sp'
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	ok $STATUS "$label: corrupt objects print without failing the commands${ERR:+: $ERR}"
 	ok $((ms > 5000)) "$label: and quickly (${ms} ms)"
@@ -121,6 +126,9 @@ $2 = std::vector of length 3, capacity 4 = {1, 2, 3}' "$label: print elements li
 	like "$OUT" '^\$8 = std::set with 4 elements = \{(\[[0-3]\] = [0-9]+(, )?){4}\}$' \
 		"$label: a cyclic tree: the walk stops at the element count"
 	like "$OUT" '^\$9 = <error: red-black tree of 1099511627776 nodes is not sane>$' "$label: a map of 2^40 elements"
+	like "$OUT" '^\$10 = <error: not a valid std::vector<bool> \(1099511627776 bits in 1 words\)>$' \
+		"$label: a bit vector of 2^40 bits"
+	like "$OUT" '^\$11 = <error: Cannot access memory at address 0x18>$' "$label: an unreadable control block"
 	check_running "$pid" "$label: target runs"
 	stop_fixture "$pid"
 }
