@@ -600,6 +600,9 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 	free(type_name);
 }
 
+static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
+			 int depth, struct sg_buf_lite *b);
+
 static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 		      struct sg_buf_lite *b)
 {
@@ -608,7 +611,15 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		put_leaf(p, "<error: array without element type>", b);
 		return;
 	}
-	uint64_t n = array_count(type), esize = type_size(&elem);
+	put_elements(p, &elem, v, array_count(type), depth, b);
+}
+
+/* N elements of type ELEM from V's address: an array, or print's *p@N. */
+static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct val *v, uint64_t n,
+			 int depth, struct sg_buf_lite *b)
+{
+	Dwarf_Die elem = *elem_type;
+	uint64_t esize = type_size(&elem);
 	if (is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
 		size_t want = n < p->limit + 1 ? n : p->limit + 1;
 		unsigned char *buf = malloc(want ? want : 1);
@@ -1062,10 +1073,21 @@ struct expr {
 	const char *p;
 };
 
+enum reg_kind {
+	REG_NONE,
+	REG_CODE,		/* $pc: void (*)() */
+	REG_EFLAGS,		/* gdb's i386_eflags flags type */
+};
+
 struct xval {
 	struct val v;
 	int ptr_depth;		/* synthetic "pointer to" levels from & */
 	bool void_base;		/* a cast to void *: V.TYPE is unused */
+	/* A register's value: its gdb type where DWARF has none.  */
+	enum reg_kind reg;
+	const char *type_name;	/* shown instead of V.TYPE's ("int64_t") */
+	/* *p@N: V is the first of N elements.  */
+	uint64_t repeat;
 };
 
 static void skip_ws(struct expr *e)
@@ -1247,6 +1269,77 @@ static bool parse_cast_type(struct expr *e, Dwarf_Die *type, int *stars, const c
 	return ok;
 }
 
+/* $REG of the selected frame, typed as gdb types it: $pc void (*)(),
+   $sp and $rbp void *, $eflags its flags, 64-bit registers int64_t, $eax
+   and the other 32-bit halves int, segment registers int.  */
+static struct sg_error *register_value(struct expr *e, struct xval *ret)
+{
+	const char *start = ++e->p;
+	while (isalnum((unsigned char)*e->p) || *e->p == '_')
+		e->p++;
+	char name[32];
+	snprintf(name, sizeof(name), "%.*s", (int)(e->p - start), start);
+	static const struct { const char *alias, *reg; } aliases[] = {
+		{ "pc", "rip" }, { "sp", "rsp" },
+	};
+	const char *reg_name = name;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(name, aliases[i].alias))
+			reg_name = aliases[i].reg;
+	bool half = false;
+	char wide[32];
+	int r = sg_reg_lookup(reg_name);
+	if (r < 0 && name[0] == 'e' && strlen(name) == 3) {
+		/* $eax is the low half of $rax.  */
+		snprintf(wide, sizeof(wide), "r%s", name + 1);
+		r = sg_reg_lookup(wide);
+		half = r >= 0 && r <= SG_REG_RSP;
+	} else if (r < 0 && name[0] == 'r' && strlen(name) >= 3 && name[strlen(name) - 1] == 'd') {
+		/* $r8d .. $r15d.  */
+		snprintf(wide, sizeof(wide), "%.*s", (int)strlen(name) - 1, name);
+		r = sg_reg_lookup(wide);
+		half = r >= SG_REG_R8 && r <= SG_REG_R15;
+	}
+	if (r < 0 || r == SG_REG_ORIG_RAX || (r != sg_reg_lookup(reg_name) && !half))
+		return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(e->sh->session, &st);
+	if (err)
+		return err;
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(e->sh->session));
+	if (!f)
+		return sg_error_create(SG_ERROR_TARGET, "No registers.");
+	if (!sg_regs_has(f->regs, r))
+		return sg_error_format(SG_ERROR_LOOKUP, "value is not available");
+	uint64_t v = f->regs->r[r];
+	if (half || (r >= SG_REG_CS && r <= SG_REG_GS)) {
+		err = integer_value(e, "int", half ? (uint64_t)(int64_t)(int32_t)v : v, ret);
+		ret->type_name = "int32_t";
+		return err;
+	}
+	memset(ret, 0, sizeof(*ret));
+	switch (r) {
+	case SG_REG_RIP:
+		ret->reg = REG_CODE;
+		/* fall through */
+	case SG_REG_RSP:
+	case SG_REG_RBP:
+		ret->void_base = true;
+		ret->ptr_depth = 1;
+		ret->v.bits = v;
+		return NULL;
+	case SG_REG_EFLAGS:
+		err = integer_value(e, "int", v, ret);
+		ret->reg = REG_EFLAGS;
+		ret->type_name = "i386_eflags";
+		return err;
+	default:
+		err = integer_value(e, "long int", v, ret);
+		ret->type_name = "int64_t";
+		return err;
+	}
+}
+
 static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 {
 	skip_ws(e);
@@ -1326,6 +1419,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 		e->p++;
 		return NULL;
 	}
+	if (*e->p == '$')
+		return register_value(e, ret);
 	const char *start = e->p;
 	while (isalnum((unsigned char)*e->p) || *e->p == '_' || (*e->p == ':' && e->p[1] == ':' && (e->p += 1)))
 		e->p++;
@@ -1470,8 +1565,8 @@ static const struct binop {
 	int prec;
 } binops[] = {
 	{ "||", 1 }, { "&&", 2 }, { "|", 3 }, { "^", 4 }, { "&", 5 }, { "==", 6 }, { "!=", 6 },
-	{ "<=", 7 }, { ">=", 7 }, { "<<", 8 }, { ">>", 8 }, { "<", 7 }, { ">", 7 }, { "+", 9 },
-	{ "-", 9 }, { "*", 10 }, { "/", 10 }, { "%", 10 },
+	{ "<=", 7 }, { ">=", 7 }, { "<<", 8 }, { ">>", 8 }, { "<", 7 }, { ">", 7 }, { "@", 9 },
+	{ "+", 10 }, { "-", 10 }, { "*", 11 }, { "/", 11 }, { "%", 11 },
 };
 
 static const struct binop *peek_binop(struct expr *e)
@@ -1584,6 +1679,25 @@ static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval 
 	return NULL;
 }
 
+/* X@COUNT: COUNT objects like X, from X's address (gdb's artificial
+   arrays, as in print *argv@argc).  */
+static struct sg_error *apply_repeat(struct expr *e, struct xval *x, struct xval *count)
+{
+	uint64_t n;
+	struct sg_error *err = integer_of(e, count, &n);
+	if (err)
+		return err;
+	if (!x->v.lvalue || x->ptr_depth || x->repeat || x->reg)
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	if ((int64_t)n <= 0)
+		return sg_error_format(SG_ERROR_USAGE, "Invalid number %" PRId64 " of repetitions.",
+				       (int64_t)n);
+	if (type_size(&x->v.type) * n > (UINT64_C(1) << 32))
+		return sg_error_format(SG_ERROR_USAGE, "%" PRIu64 " elements are too many.", n);
+	x->repeat = n;
+	return NULL;
+}
+
 static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec)
 {
 	struct sg_error *err = parse_unary(e, x);
@@ -1597,7 +1711,7 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 		struct xval rhs;
 		if ((err = parse_binary(e, &rhs, op->prec + 1)))
 			return err;
-		if ((err = apply_binop(e, op->op, x, &rhs)))
+		if ((err = !strcmp(op->op, "@") ? apply_repeat(e, x, &rhs) : apply_binop(e, op->op, x, &rhs)))
 			return err;
 	}
 }
@@ -1617,6 +1731,19 @@ static struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *
 /* The declared type of X as text ("struct point *" for &g_pt).  */
 static char *xval_type(struct xval *x)
 {
+	if (x->reg == REG_CODE)
+		return strdup("void (*)()");
+	if (x->type_name)
+		return strdup(x->type_name);
+	if (x->repeat) {
+		char *elem = type_string(&x->v.type, ""), *ret;
+		size_t n = elem ? strlen(elem) : 0;
+		if (asprintf(&ret, "%s%s[%" PRIu64 "]", elem ? elem : "?",
+			     n && elem[n - 1] == '*' ? "" : " ", x->repeat) < 0)
+			ret = NULL;
+		free(elem);
+		return ret;
+	}
 	char stars[MAX_TYPE_DEPTH + 1];
 	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
 	memset(stars, '*', n);
@@ -1685,10 +1812,19 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 		*ret = b.s;
 		return NULL;
 	}
+	if (x->reg == REG_EFLAGS && (!fmt || fmt == 's')) {
+		char flags[128];
+		shell_eflags_text(x->v.bits, flags, sizeof(flags));
+		*ret = strdup(flags);
+		return *ret ? NULL : &sg_enomem;
+	}
 	struct sg_error *err = probe_value(t, x);
 	if (err)
 		return err;
-	put_value(&p, &x->v, top, 0, &b);
+	if (x->repeat)
+		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &b);
+	else
+		put_value(&p, &x->v, top, 0, &b);
 	*ret = b.s ? b.s : strdup("");
 	return NULL;
 }
@@ -1707,7 +1843,10 @@ static void json_value(struct shell *sh, struct sg_target *t, struct xval *x, ch
 		return;
 	}
 	struct sg_buf_lite scratch = { 0 };	/* text that JSON leaves out */
-	put_value(&p, &x->v, true, 0, &scratch);
+	if (x->repeat)
+		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &scratch);
+	else
+		put_value(&p, &x->v, true, 0, &scratch);
 	free(scratch.s);
 }
 

@@ -428,7 +428,7 @@ static const enum sg_reg info_order[] = {
 	SG_REG_ES, SG_REG_FS, SG_REG_GS, SG_REG_FS_BASE, SG_REG_GS_BASE,
 };
 
-static void eflags_text(uint64_t v, char *buf, size_t size)
+void shell_eflags_text(uint64_t v, char *buf, size_t size)
 {
 	static const struct { int bit; const char *name; } flags[] = {
 		{ 0, "CF" }, { 2, "PF" }, { 4, "AF" }, { 6, "ZF" }, { 7, "SF" }, { 8, "TF" },
@@ -474,7 +474,7 @@ static void print_register(struct sg_target *t, const struct sg_regs *regs, enum
 		snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
 		break;
 	case SG_REG_EFLAGS:
-		eflags_text(v, natural, sizeof(natural));
+		shell_eflags_text(v, natural, sizeof(natural));
 		break;
 	default:
 		snprintf(natural, sizeof(natural), "%" PRId64, (int64_t)v);

@@ -79,6 +79,9 @@ void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote);
 /* A char value as gdb prints it: 97 'a'.  */
 void char_repr(struct sg_buf_lite *b, unsigned char c);
 
+/* EFLAGS as gdb prints its flags type: "[ ZF PF ]".  */
+void shell_eflags_text(uint64_t v, char *buf, size_t size);
+
 /* Apply the output-format setting to the output object.  */
 void shell_sync_output(struct shell *sh);
 

@@ -58,6 +58,30 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# Registers of the selected frame and artificial arrays (*p@N), against
+# gdb.  $pc's symbol is left out: for an address with two names (pause and
+# __libc_pause) gdb takes the DWARF function's, we take the symbol table's.
+rcmds=('print $sp' 'print $rbp' 'print $rax' 'print $eax' 'print $eflags' 'print/x $eflags'
+       'print $cs' 'print $r8d' 'print $fs_base' 'whatis $pc' 'whatis $sp' 'whatis $rax'
+       'whatis $eax' 'whatis $eflags' 'print $sp + 8' 'print $rax + 1' 'print/x $rsp' 'print/x $pc'
+       'print *g_ip@2' 'print g_arr[1]@2' 'print g_pt@2' 'print *g_str@3' 'print g_name[0]@4'
+       'whatis *g_ip@2' 'whatis g_str@2' 'whatis g_pt@2' 'print/x g_arr[0]@3' 'print g_int@1+1'
+       'print g_zeros@2' 'print g_int@0' 'print 1@2' 'print g_int@-1'
+       'frame 1' 'print $sp' 'print $rbp' 'print/x $pc')
+args=()
+for c in "${rcmds[@]}"; do
+	args+=(-ex "$c")
+done
+sg -p "$pid" "${args[@]}"
+if have_gdb; then
+	sg_regs="$OUT"$'\n'"$ERR"
+	gdb_batch "$pid" "${rcmds[@]}"
+	is "$(printf '%s\n' "$sg_regs" | sort)" "$(printf '%s\n' "$GDB_OUT" | sort)" \
+		"registers and *p@N match gdb"
+else
+	skip "gdb not installed: no oracle"
+fi
+
 # Literals, casts (to a pointer at a raw address, as in
 # "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)

@@ -14,6 +14,7 @@
 #include <spyglass/dwarf.h>
 #include <spyglass/type.h>
 #include <spyglass/value.h>
+#include <spyglass/layout.h>
 #include <spyglass/plugin.h>
 
 #define SG_VERSION_STRING "0.1.0"
