@@ -73,8 +73,8 @@ static bool field_place(Dwarf_Die *c, struct field *f)
 }
 
 /* The data member NAME of the class TYPE, also inside anonymous unions
-   and structs and base classes (nearest first), into *RET with its place
-   counted from TYPE's start.  */
+   and structs and base classes (depth first, in declaration order), into
+   *RET with its place counted from TYPE's start.  */
 static bool find_field(struct sg_target *t, const Dwarf_Die *type, const char *name,
 		       struct field *ret, int depth)
 {
@@ -157,11 +157,9 @@ static bool template_arg(struct sg_target *t, const Dwarf_Die *type, unsigned n,
 		return false;
 	unsigned i = 0;
 	do {
+		Dwarf_Attribute a;
 		if (dwarf_tag(&c) == DW_TAG_template_type_parameter && i++ == n)
-			{
-			Dwarf_Attribute a;
 			return dwarf_formref_die(dwarf_attr_integrate(&c, DW_AT_type, &a), ret);
-		}
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return false;
 }
@@ -344,7 +342,7 @@ static struct sg_error *str_layout(const struct sg_value *v, struct str_layout *
 		/* The flag is the one bit of __short_mask in the short size's
 		   byte: bit 0 in the default layout (the size is shifted up),
 		   bit 7 in the alternate one.  */
-		if (!mask || mask & (mask - 1) || mask >> lay->s_size.bits)
+		if (!mask || mask & (mask - 1) || (lay->s_size.bits < 64 && mask >> lay->s_size.bits))
 			return sg_error_format(SG_ERROR_BAD_DATA, "libc++ string __short_mask 0x%" PRIx64
 					       " is not one bit of __size_", mask);
 		lay->flag = lay->s_size;
@@ -404,7 +402,8 @@ static struct sg_error *string_summary(struct sg_session *session, const struct 
 		len = !lay.masked ? raw : lay.flag.bit == lay.s_size.bit ? raw >> 1
 			: raw & ~(UINT64_C(1) << (lay.flag.bit - lay.s_size.bit));
 		data = sg_value_address(v) + lay.s_data.bit / 8;
-		uint64_t room = lay.size - lay.s_data.bit / 8;
+		/* The inline array holds the characters and a NUL.  */
+		uint64_t room = sg_type_size(&lay.s_data.type);
 		if (len >= room)
 			return sg_error_format(SG_ERROR_BAD_DATA, "short std::string of length %" PRIu64
 					       " does not fit its %" PRIu64 " bytes", len, room);
