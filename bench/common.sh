@@ -1,4 +1,5 @@
-# bench/common.sh - code shared by bench/run.sh and bench/bt.sh.
+# bench/common.sh - code shared by the benchmarks (run.sh, bt.sh, ptype.sh,
+# print.sh).
 #
 # Sourced, not run, by a script that has already done
 #   set -euo pipefail; export LC_ALL=C
@@ -8,6 +9,8 @@
 #   bench_args NAME "$@"   settings from the environment, BUILD_DIR, spyglass
 #   bench_tmp              temporary directory, cleanup on every exit path
 #   start_fixture          build and start fixture-threads, wait for "ready"
+#                          (or launch_fixture CMD...: any command that
+#                          prints "ready PID")
 #   find_tools gdb ...     which of the other tools are installed
 #   start_watchdog         coprocess that kills hung runs
 #   run_tool TOOL REP      one run of TOOL, via the script's tool_exec TOOL,
@@ -94,14 +97,21 @@ bench_tmp() {
 # ---------------------------------------------------------------- fixture
 
 start_fixture() {
-	local i ready='' ready_pid=''
-
 	"${CC:-cc}" -O2 -pthread -o "$tmp/fixture-threads" "$bench_dir/fixture-threads.c" ||
 		die "cannot build the fixture"
+	launch_fixture "$tmp/fixture-threads" "$depth" "$nthreads"
+	expected_threads=$((nthreads + 1))
+}
 
+# launch_fixture CMD...: starts CMD, which must print "ready PID" on stdout
+# once it is ready to be looked at, and waits for that (up to 10 s).  Sets
+# fixture_pid; expected_threads defaults to 1.
+launch_fixture() {
+	local i ready='' ready_pid=''
 	: >"$tmp/fixture.out"	# the polling below may come before the redirection
-	"$tmp/fixture-threads" "$depth" "$nthreads" >"$tmp/fixture.out" 2>"$tmp/fixture.err" &
+	"$@" >"$tmp/fixture.out" 2>"$tmp/fixture.err" &
 	fixture_pid=$!
+	expected_threads=1
 	for ((i = 0; i < 1000; i++)); do	# up to 10 s
 		if read -r ready ready_pid <"$tmp/fixture.out" && [[ $ready == ready ]]; then
 			break
@@ -112,7 +122,6 @@ start_fixture() {
 	[[ $ready == ready ]] || die "fixture not ready after 10 s"
 	[[ $ready_pid == "$fixture_pid" ]] ||
 		die "fixture says it is PID $ready_pid, expected $fixture_pid"
-	expected_threads=$((nthreads + 1))
 }
 
 # Prints the number of fixture threads in ptrace or job-control stop (T/t).
