@@ -43,7 +43,7 @@ check() {
 	done <"$expected"
 	sg -p "$pid" "${args[@]}"
 	ok $STATUS "$label: all $i commands succeed${ERR:+: $ERR}"
-	is "$OUT" "${want%$'\n'}" "$label: strings, vectors, lists, sets, maps and smart pointers as the fixture's own API describes them"
+	is "$OUT" "${want%$'\n'}" "$label: strings, vectors, lists, sets, maps, unordered containers and smart pointers as the fixture's own API describes them"
 	is "$(grep '^inline' "$expected" | tr '\n' ' ')" "inline22 1 inline23 0 " \
 		"$label: 22 characters are inline, 23 are not (so both modes are covered)"
 
@@ -109,7 +109,8 @@ $6 = std::set with 3 elements = {[0] = 1, [1] = 2...}' "$label: print elements l
 	start=$(date +%s%N)
 	sg -p "$pid" -ex 'print g_bad_len' -ex 'print g_bad_ptr' -ex 'print g_bad_short' \
 		-ex 'print g_bad_vec' -ex 'print g_huge_vec' -ex 'print g_bad_vptr' -ex 'print g_cyclic' \
-		-ex 'print g_cyclic_set' -ex 'print g_huge_map' -ex 'print g_huge_vb' -ex 'print g_bad_sp'
+		-ex 'print g_cyclic_set' -ex 'print g_huge_map' -ex 'print g_huge_vb' -ex 'print g_bad_sp' \
+		-ex 'print g_cyclic_us'
 	ms=$(( ($(date +%s%N) - start) / 1000000 ))
 	ok $STATUS "$label: corrupt objects print without failing the commands${ERR:+: $ERR}"
 	ok $((ms > 5000)) "$label: and quickly (${ms} ms)"
@@ -125,10 +126,12 @@ $6 = std::set with 3 elements = {[0] = 1, [1] = 2...}' "$label: print elements l
 	like "$OUT" '^\$7 = std::list = <error: std::list is longer than its size \(cyclic\?\)>$' "$label: a cyclic list"
 	like "$OUT" '^\$8 = std::set with 4 elements = \{(\[[0-3]\] = [0-9]+(, )?){4}\}$' \
 		"$label: a cyclic tree: the walk stops at the element count"
-	like "$OUT" '^\$9 = <error: red-black tree of 1099511627776 nodes is not sane>$' "$label: a map of 2^40 elements"
+	like "$OUT" '^\$9 = <error: container of 1099511627776 elements is not sane>$' "$label: a map of 2^40 elements"
 	like "$OUT" '^\$10 = <error: not a valid std::vector<bool> \(1099511627776 bits in 1 words\)>$' \
 		"$label: a bit vector of 2^40 bits"
 	like "$OUT" '^\$11 = <error: Cannot access memory at address 0x18>$' "$label: an unreadable control block"
+	like "$OUT" '^\$12 = std::unordered_set with 3 elements = <error: hash table is longer than its element count \(cyclic\?\)>$' \
+		"$label: a cyclic hash table"
 	check_running "$pid" "$label: target runs"
 	stop_fixture "$pid"
 }

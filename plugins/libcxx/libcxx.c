@@ -588,115 +588,104 @@ static bool node_offset(struct sg_target *t, const Dwarf_Die *node, const char *
 	return true;
 }
 
-/* std::list: a ring of nodes through the sentinel __end_ ({__prev_,
-   __next_}); the value is the node's __value_.  */
-struct list {
-	uint64_t head, first, count, next_off, value_off;
-	Dwarf_Die elem;
+/* A node container as the walk sees it.  */
+struct nodes {
+	uint64_t first;		/* the first node */
+	uint64_t stop;		/* the node after the last: a sentinel, the end node or 0 */
+	uint64_t count;
+	uint64_t value_off;	/* the value in a node */
+	Dwarf_Die elem;		/* its type */
+	bool tree;		/* linked by __left_, __right_, __parent_, else by next */
+	uint64_t next_off, left, right, parent;	/* the links in a node */
+	/* The error when the links go on past the count; NULL to stop at the
+	   count quietly (a tree, whose walk cannot tell a cycle).  */
+	const char *longer;
 };
 
-static struct sg_error *list_read(const struct sg_value *v, struct list *l)
+/* The node type's member __value_ (the element) and the link LINK.  */
+static struct sg_error *node_value(struct sg_target *t, const Dwarf_Die *node, const char *link,
+				   uint64_t *link_ret, struct nodes *n)
 {
-	struct sg_target *t = sg_value_target(v);
+	struct field value;
+	if (!node_offset(t, node, link, link_ret) || !find_field(t, node, "__value_", &value, 0))
+		return sg_error_format(SG_ERROR_LOOKUP, "libc++ node without %s or __value_", link);
+	n->value_off = value.bit / 8;
+	n->elem = value.type;
+	if (n->count > MAX_SANE_COUNT)
+		return sg_error_format(SG_ERROR_BAD_DATA, "container of %" PRIu64 " elements is not sane",
+				       n->count);
+	return NULL;
+}
+
+/* std::list: a ring of nodes through the sentinel __end_ ({__prev_,
+   __next_}).  */
+static struct sg_error *list_read(const struct sg_value *v, struct nodes *n)
+{
 	struct sg_value *end;
 	Dwarf_Die node;
-	struct field value;
 	struct sg_error *err = sg_value_member(v, "__end_", &end);
 	if (err)
 		return err;
-	l->head = sg_value_address(end);
-	err = pair_first(end, "__next_", NULL, &l->first);
+	*n = (struct nodes){ .stop = sg_value_address(end),
+			     .longer = "std::list is longer than its size (cyclic?)" };
+	err = pair_first(end, "__next_", NULL, &n->first);
 	sg_value_destroy(end);
 	if (!err)
-		err = pair_first(v, "__size_alloc_", "__size_", &l->count);
-	if (err)
-		return err;
-	if (!node_type(v, "__size_alloc_", "__node_alloc_", &node) ||
-	    !node_offset(t, &node, "__next_", &l->next_off) ||
-	    !find_field(t, &node, "__value_", &value, 0))
-		return sg_error_create(SG_ERROR_LOOKUP, "no libc++ list node type in the DWARF");
-	l->value_off = value.bit / 8;
-	l->elem = value.type;
-	if (l->count > MAX_SANE_COUNT)
-		return sg_error_format(SG_ERROR_BAD_DATA, "std::list of %" PRIu64 " elements is not sane",
-				       l->count);
-	return NULL;
-}
-
-static struct sg_error *list_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     char **ret, void *arg SG_UNUSED)
-{
-	struct list l;
-	struct sg_error *err = list_read(v, &l);
-	if (err)
-		return err;
-	*ret = strdup(l.first == l.head ? "empty std::list" : "std::list");
-	return *ret ? NULL : &sg_enomem;
-}
-
-static struct sg_error *list_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				      size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
-{
-	struct list l;
-	struct sg_error *err = list_read(v, &l);
-	if (err)
-		return err;
-	struct sg_target *t = sg_value_target(v);
-	uint64_t node = l.first;
-	/* The count bounds the walk, so a cyclic list ends too.  */
-	for (uint64_t i = 0; node != l.head && i < limit; i++) {
-		if (i == l.count)
-			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
-		int r;
-		if ((err = emit_at(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
-			return err;
-		if (r != SG_CB_OK)
-			break;
-		if ((err = sg_target_read_u64(t, node + l.next_off, &node)))
-			return err;
-	}
-	return NULL;
+		err = pair_first(v, "__size_alloc_", "__size_", &n->count);
+	if (!err && !node_type(v, "__size_alloc_", "__node_alloc_", &node))
+		err = sg_error_create(SG_ERROR_LOOKUP, "no libc++ list node type in the DWARF");
+	return err ? err : node_value(sg_value_target(v), &node, "__next_", &n->next_off, n);
 }
 
 /* std::set, multiset, map, multimap: __tree_ holds the leftmost node
-   (__begin_node_), the end node whose __left_ is the root, and the count.
-   Nodes link __left_, __right_, __parent_; the value is __value_.  */
-struct tree {
-	uint64_t begin, end, count;
-	uint64_t left, right, parent, value;	/* offsets in a node */
-	Dwarf_Die elem;
-};
-
-static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
+   (__begin_node_), the end node whose __left_ is the root, and the count.  */
+static struct sg_error *tree_read(const struct sg_value *v, struct nodes *n)
 {
 	struct sg_target *t = sg_value_target(v);
 	struct sg_value *tree, *end;
 	Dwarf_Die node;
-	struct field value;
 	struct sg_error *err = sg_value_member(v, "__tree_", &tree);
 	if (err)
 		return err;
-	if (!(err = pair_first(tree, "__begin_node_", NULL, &tr->begin)) &&
-	    !(err = pair_first(tree, "__pair3_", "__size_", &tr->count)) &&
+	*n = (struct nodes){ .tree = true };
+	if (!(err = pair_first(tree, "__begin_node_", NULL, &n->first)) &&
+	    !(err = pair_first(tree, "__pair3_", "__size_", &n->count)) &&
 	    (err = pair_member(tree, "__pair1_", &end)) && sg_error_catch(&err, SG_ERROR_LOOKUP))
 		err = pair_member(tree, "__end_node_", &end);
 	bool have_node = !err && node_type(tree, "__pair1_", "__node_alloc_", &node);
 	sg_value_destroy(tree);
 	if (err)
 		return err;
-	tr->end = sg_value_address(end);
+	n->stop = sg_value_address(end);
 	sg_value_destroy(end);
-	if (!have_node || !node_offset(t, &node, "__left_", &tr->left) ||
-	    !node_offset(t, &node, "__right_", &tr->right) ||
-	    !node_offset(t, &node, "__parent_", &tr->parent) ||
-	    !find_field(t, &node, "__value_", &value, 0))
+	if (!have_node || !node_offset(t, &node, "__right_", &n->right) ||
+	    !node_offset(t, &node, "__parent_", &n->parent))
 		return sg_error_create(SG_ERROR_LOOKUP, "no libc++ tree node type in the DWARF");
-	tr->value = value.bit / 8;
-	tr->elem = value.type;
-	if (tr->count > MAX_SANE_COUNT)
-		return sg_error_format(SG_ERROR_BAD_DATA, "red-black tree of %" PRIu64 " nodes is not sane",
-				       tr->count);
-	return NULL;
+	return node_value(t, &node, "__left_", &n->left, n);
+}
+
+/* std::unordered_set, map and their multi forms: __table_ chains every
+   node in one list from __p1_'s __next_, in iteration order, and keeps
+   the count in __p2_.  */
+static struct sg_error *hash_read(const struct sg_value *v, struct nodes *n)
+{
+	struct sg_value *table, *head = NULL;
+	Dwarf_Die node;
+	struct sg_error *err = sg_value_member(v, "__table_", &table);
+	if (err)
+		return err;
+	*n = (struct nodes){ .longer = "hash table is longer than its element count (cyclic?)" };
+	if ((err = pair_member(table, "__p1_", &head)) && sg_error_catch(&err, SG_ERROR_LOOKUP))
+		err = pair_member(table, "__first_node_", &head);
+	if (!err)
+		err = pair_first(head, "__next_", NULL, &n->first);
+	if (!err)
+		err = pair_first(table, "__p2_", "__size_", &n->count);
+	if (!err && !node_type(table, "__p1_", "__node_alloc_", &node))
+		err = sg_error_create(SG_ERROR_LOOKUP, "no libc++ hash node type in the DWARF");
+	sg_value_destroy(head);
+	sg_value_destroy(table);
+	return err ? err : node_value(sg_value_target(v), &node, "__next_", &n->next_off, n);
 }
 
 /* A tree this deep is garbage: a red-black tree of 2^32 nodes is at most
@@ -705,17 +694,17 @@ static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr)
 
 /* The in-order successor of NODE: the leftmost of its right subtree, or
    the first ancestor whose left subtree it is in.  */
-static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, uint64_t node,
+static struct sg_error *tree_next(struct sg_target *t, const struct nodes *n, uint64_t node,
 				  uint64_t *ret)
 {
 	uint64_t x, up;
-	struct sg_error *err = sg_target_read_u64(t, node + tr->right, &x);
+	struct sg_error *err = sg_target_read_u64(t, node + n->right, &x);
 	if (err)
 		return err;
 	if (x) {
 		for (int i = 0; i < MAX_TREE_DEPTH; i++) {
 			node = x;
-			if ((err = sg_target_read_u64(t, node + tr->left, &x)))
+			if ((err = sg_target_read_u64(t, node + n->left, &x)))
 				return err;
 			if (!x) {
 				*ret = node;
@@ -725,8 +714,8 @@ static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, ui
 	} else {
 		for (int i = 0; i < MAX_TREE_DEPTH; i++) {
 			uint64_t left;
-			if ((err = sg_target_read_u64(t, node + tr->parent, &up)) ||
-			    (err = sg_target_read_u64(t, up + tr->left, &left)))
+			if ((err = sg_target_read_u64(t, node + n->parent, &up)) ||
+			    (err = sg_target_read_u64(t, up + n->left, &left)))
 				return err;
 			if (left == node) {
 				*ret = up;
@@ -738,22 +727,9 @@ static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, ui
 	return sg_error_create(SG_ERROR_BAD_DATA, "red-black tree deeper than it can be");
 }
 
-/* ARG is the container's name: std::set, std::multiset, std::map, ...  */
-static struct sg_error *tree_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     char **ret, void *arg)
-{
-	struct tree tr;
-	struct sg_error *err = tree_read(v, &tr);
-	if (err)
-		return err;
-	if (asprintf(ret, "%s with %" PRIu64 " element%s", ((const struct kind *)arg)->shown, tr.count,
-		     tr.count == 1 ? "" : "s") < 0)
-		return &sg_enomem;
-	return NULL;
-}
-
-/* A map's key and value, from the node value __value_type<K, V>: its
-   pair __cc (__cc_ in later libc++), or the pair itself.  */
+/* A map's key and value, from the node value __value_type<K, V> (or
+   __hash_value_type): its pair __cc (__cc_ in later libc++), or the pair
+   itself.  */
 static struct sg_error *map_pair(const struct sg_value *elem, child_fn *fn, void *fn_arg,
 				 const char *name, int *r)
 {
@@ -775,50 +751,67 @@ static struct sg_error *map_pair(const struct sg_value *elem, child_fn *fn, void
 	return err;
 }
 
-/* The tree's values in order: one child each for a set, a key and a value
-   for a map (MAP).  At most COUNT nodes, so a cyclic tree ends too.  */
-static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool map, child_fn *fn,
-				  void *fn_arg)
+/* What a node container's reader is registered with.  */
+struct node_kind {
+	struct kind kind;	/* first: fields_match() reads it */
+	struct sg_error *(*read)(const struct sg_value *v, struct nodes *n);
+	bool map;		/* children are keys and values */
+};
+
+/* "std::map with 2 elements", or for a list "std::list" and "empty
+   std::list", as gdb's printers say.  */
+static struct sg_error *nodes_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      char **ret, void *arg)
 {
-	struct tree tr;
-	struct sg_error *err = tree_read(v, &tr);
+	const struct node_kind *k = arg;
+	struct nodes n;
+	struct sg_error *err = k->read(v, &n);
+	if (err)
+		return err;
+	int r;
+	if (k->read == list_read)
+		r = asprintf(ret, "%s%s", n.first == n.stop ? "empty " : "", k->kind.shown);
+	else
+		r = asprintf(ret, "%s with %" PRIu64 " element%s", k->kind.shown, n.count,
+			     n.count == 1 ? "" : "s");
+	return r < 0 ? &sg_enomem : NULL;
+}
+
+/* The values in order: one child each, or a key and a value for a map.
+   At most the count, so a cyclic container ends too.  */
+static struct sg_error *nodes_children(struct sg_session *session SG_UNUSED,
+				       const struct sg_value *v, size_t limit, child_fn *fn,
+				       void *fn_arg, void *arg)
+{
+	const struct node_kind *k = arg;
+	struct nodes n;
+	struct sg_error *err = k->read(v, &n);
 	if (err)
 		return err;
 	struct sg_target *t = sg_value_target(v);
-	uint64_t node = tr.begin;
-	for (uint64_t i = 0; i < tr.count && i < limit && node != tr.end; i++) {
+	uint64_t node = n.first;
+	for (uint64_t i = 0; node != n.stop && i < limit; i++) {
+		if (i == n.count)
+			return n.longer ? sg_error_create(SG_ERROR_BAD_DATA, n.longer) : NULL;
 		int r = SG_CB_OK;
-		if (map) {
+		if (k->map) {
 			struct sg_value *elem;
 			char name[32];
 			snprintf(name, sizeof(name), "[%" PRIu64 "]", i);
-			if ((err = sg_value_at(t, &tr.elem, node + tr.value, &elem)))
+			if ((err = sg_value_at(t, &n.elem, node + n.value_off, &elem)))
 				return err;
 			err = map_pair(elem, fn, fn_arg, name, &r);
 			sg_value_destroy(elem);
 		} else {
-			err = emit_at(t, &tr.elem, node + tr.value, i, fn, fn_arg, &r);
+			err = emit_at(t, &n.elem, node + n.value_off, i, fn, fn_arg, &r);
 		}
-		if (err)
-			return err;
-		if (r != SG_CB_OK)
-			break;
-		if ((err = tree_next(t, &tr, node, &node)))
+		if (!err && r == SG_CB_OK)
+			err = n.tree ? tree_next(t, &n, node, &node)
+				: sg_target_read_u64(t, node + n.next_off, &node);
+		if (err || r != SG_CB_OK)
 			return err;
 	}
 	return NULL;
-}
-
-static struct sg_error *set_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
-{
-	return tree_walk(v, limit, false, fn, fn_arg);
-}
-
-static struct sg_error *map_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				     size_t limit, child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
-{
-	return tree_walk(v, limit, true, fn, fn_arg);
 }
 
 /* ---- smart pointers ---- */
@@ -934,16 +927,14 @@ static const struct sg_reader_ops bitvec_ops = {
 	.match = fields_match, .summary = bitvec_summary, .children = bitvec_children,
 	.hint = SG_HINT_ARRAY,
 };
-static const struct sg_reader_ops list_ops = {
-	.match = fields_match, .summary = list_summary, .children = list_children,
-	.hint = SG_HINT_NONE,
-};
-static const struct sg_reader_ops set_ops = {
-	.match = fields_match, .summary = tree_summary, .children = set_children,
+/* Node containers: the summary comes first, as gdb's printers have it;
+   maps show [key] = value.  */
+static const struct sg_reader_ops nodes_ops = {
+	.match = fields_match, .summary = nodes_summary, .children = nodes_children,
 	.hint = SG_HINT_NONE,
 };
 static const struct sg_reader_ops map_ops = {
-	.match = fields_match, .summary = tree_summary, .children = map_children,
+	.match = fields_match, .summary = nodes_summary, .children = nodes_children,
 	.hint = SG_HINT_MAP,
 };
 static const struct sg_reader_ops unique_ops = {
@@ -963,25 +954,37 @@ static struct sg_error *libcxx_init(struct sg_session *session, void **state_ret
 			  *const bitvec[] = { "__begin_", "__size_", NULL },
 			  *const list[] = { "__end_.__prev_", "__end_.__next_", NULL },
 			  *const tree[] = { "__tree_.__begin_node_", NULL },
+			  *const hash[] = { "__table_.__bucket_list_", NULL },
 			  *const unique[] = { "__ptr_", NULL }, *const shared[] = { "__ptr_", "__cntrl_", NULL };
 	static const struct kind k_vector = { "std::vector", vector }, k_bitvec = { "std::vector<bool>", bitvec },
-				 k_list = { "std::list", list }, k_set = { "std::set", tree },
-				 k_mset = { "std::multiset", tree }, k_map = { "std::map", tree },
-				 k_mmap = { "std::multimap", tree }, k_unique = { "std::unique_ptr", unique },
-				 k_shared = { "std::shared_ptr", shared }, k_weak = { "std::weak_ptr", shared };
+				 k_unique = { "std::unique_ptr", unique }, k_shared = { "std::shared_ptr", shared },
+				 k_weak = { "std::weak_ptr", shared };
+	static const struct node_kind k_list = { { "std::list", list }, list_read, false },
+		k_set = { { "std::set", tree }, tree_read, false },
+		k_mset = { { "std::multiset", tree }, tree_read, false },
+		k_map = { { "std::map", tree }, tree_read, true },
+		k_mmap = { { "std::multimap", tree }, tree_read, true },
+		k_uset = { { "std::unordered_set", hash }, hash_read, false },
+		k_umset = { { "std::unordered_multiset", hash }, hash_read, false },
+		k_umap = { { "std::unordered_map", hash }, hash_read, true },
+		k_ummap = { { "std::unordered_multimap", hash }, hash_read, true };
 	static const struct {
 		const char *name, *pattern;
 		const struct sg_reader_ops *ops;
-		const struct kind *kind;
+		const void *kind;
 	} readers[] = {
 		{ "libc++ std::string", "std::__1::basic_string<char, *>", &string_ops, NULL },
 		{ "libc++ std::vector<bool>", "std::__1::vector<bool, *>", &bitvec_ops, &k_bitvec },
 		{ "libc++ std::vector", "std::__1::vector<*>", &vector_ops, &k_vector },
-		{ "libc++ std::list", "std::__1::list<*>", &list_ops, &k_list },
-		{ "libc++ std::set", "std::__1::set<*>", &set_ops, &k_set },
-		{ "libc++ std::multiset", "std::__1::multiset<*>", &set_ops, &k_mset },
+		{ "libc++ std::list", "std::__1::list<*>", &nodes_ops, &k_list },
+		{ "libc++ std::set", "std::__1::set<*>", &nodes_ops, &k_set },
+		{ "libc++ std::multiset", "std::__1::multiset<*>", &nodes_ops, &k_mset },
 		{ "libc++ std::map", "std::__1::map<*>", &map_ops, &k_map },
 		{ "libc++ std::multimap", "std::__1::multimap<*>", &map_ops, &k_mmap },
+		{ "libc++ std::unordered_set", "std::__1::unordered_set<*>", &nodes_ops, &k_uset },
+		{ "libc++ std::unordered_multiset", "std::__1::unordered_multiset<*>", &nodes_ops, &k_umset },
+		{ "libc++ std::unordered_map", "std::__1::unordered_map<*>", &map_ops, &k_umap },
+		{ "libc++ std::unordered_multimap", "std::__1::unordered_multimap<*>", &map_ops, &k_ummap },
 		{ "libc++ std::unique_ptr", "std::__1::unique_ptr<*>", &unique_ops, &k_unique },
 		{ "libc++ std::shared_ptr", "std::__1::shared_ptr<*>", &shared_ops, &k_shared },
 		{ "libc++ std::weak_ptr", "std::__1::weak_ptr<*>", &shared_ops, &k_weak },
@@ -994,5 +997,5 @@ static struct sg_error *libcxx_init(struct sg_session *session, void **state_ret
 }
 
 SG_PLUGIN_DEFINE("libcxx", "0.1",
-		 "Typed readers for LLVM libc++: string, vector, list, set, map, smart pointers",
+		 "Typed readers for LLVM libc++: string, vector, list, set, map, unordered, smart pointers",
 		 libcxx_init, NULL);
