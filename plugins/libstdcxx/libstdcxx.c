@@ -235,34 +235,155 @@ struct sg_error *lsx_node_type(struct sg_target *t, const Dwarf_Die *impl, Dwarf
 	return NULL;
 }
 
+/* The end of the template argument starting at P: the top-level ',' or
+   closing '>'.  */
+static const char *arg_end(const char *p)
+{
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth-- == 0)
+			return p;
+		else if (*p == ',' && depth == 0)
+			return p;
+	}
+	return p;
+}
+
+/* NAME (N bytes) as gdb canonicalises C++ names: GCC writes some template
+   arguments "const T" and others "T const"; gdb always "T const".  */
+static void put_canonical(FILE *f, const char *name, size_t n)
+{
+	const char *end = name + n, *lt = memchr(name, '<', n);
+	if (!lt) {
+		fwrite(name, 1, n, f);
+		return;
+	}
+	fwrite(name, 1, (size_t)(lt - name) + 1, f);
+	const char *p = lt + 1;
+	for (bool first = true; p < end && *p != '>'; first = false) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		const char *e = arg_end(p);
+		if (e > end)
+			e = end;
+		if (!first)
+			fputs(", ", f);
+		if (e - p > 6 && !strncmp(p, "const ", 6)) {
+			/* "const T*" becomes "T const*".  */
+			const char *q = e;
+			while (q > p + 6 && (q[-1] == '*' || q[-1] == '&' || q[-1] == ' '))
+				q--;
+			put_canonical(f, p + 6, (size_t)(q - p - 6));
+			fputs(" const", f);
+			fwrite(q, 1, (size_t)(e - q), f);
+		} else {
+			put_canonical(f, p, (size_t)(e - p));
+		}
+		p = e;
+	}
+	if (p < end)
+		put_canonical(f, p, (size_t)(end - p));	/* ">", "> >::_Rep" */
+}
+
+static char *canonical(const char *name)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	if (!f)
+		return NULL;
+	put_canonical(f, name, strlen(name));
+	fclose(f);
+	return out;
+}
+
+/* gdb's names of the C++ base types DWARF spells the long way.  */
+static const char *gdb_base_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
+		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
+		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	return name;
+}
+
 char *lsx_raw_type_name(const Dwarf_Die *type)
 {
 	Dwarf_Die d = *type, target;
 	const char *kw = "";
+	char *s = NULL;
 	switch (dwarf_tag(&d)) {
 	case DW_TAG_structure_type: kw = "struct "; break;
 	case DW_TAG_class_type: kw = "class "; break;
 	case DW_TAG_union_type: kw = "union "; break;
 	case DW_TAG_enumeration_type: kw = "enum "; break;
+	case DW_TAG_base_type: {
+		const char *n = dwarf_diename(&d);
+		return strdup(n ? gdb_base_name(n) : "?");
+	}
 	case DW_TAG_pointer_type:
-	case DW_TAG_const_type: {
-		bool ptr = dwarf_tag(&d) == DW_TAG_pointer_type;
+	case DW_TAG_const_type:
+	case DW_TAG_array_type: {
+		int tag = dwarf_tag(&d);
 		char *in = die_type(&d, &target) ? lsx_raw_type_name(&target) : strdup("void");
-		char *s;
-		if (!in || asprintf(&s, ptr ? "%s *" : "const %s", in) < 0)
+		Dwarf_Die sub;
+		Dwarf_Word n = 0;
+		Dwarf_Attribute a;
+		if (tag == DW_TAG_array_type && dwarf_child(&d, &sub) == 0 &&
+		    dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0 && in) {
+			if (asprintf(&s, "%s [%" PRIu64 "]", in, (uint64_t)n) < 0)
+				s = NULL;
+		} else if (in && asprintf(&s, tag == DW_TAG_pointer_type ? "%s *"
+					  : tag == DW_TAG_const_type ? "const %s" : "%s []", in) < 0) {
 			s = NULL;
+		}
 		free(in);
 		return s;
 	}
 	default: break;
 	}
-	char *name = sg_type_qualified_name(&d), *s;
+	char *name = sg_type_qualified_name(&d);
 	if (!name)
 		return strdup("?");
-	if (asprintf(&s, "%s%s", kw, name) < 0)
+	char *c = canonical(name);
+	if (!c || asprintf(&s, "%s%s", kw, c) < 0)
 		s = NULL;
+	free(c);
 	free(name);
 	return s;
+}
+
+/* TYPE as GCC spells it inside DWARF template names ("int*", "long int",
+   "int const"), for comparing default template arguments.  */
+static char *spelling(const Dwarf_Die *type)
+{
+	Dwarf_Die d = *type, target;
+	int tag = dwarf_tag(&d);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_const_type) {
+		char *in = die_type(&d, &target) ? spelling(&target) : strdup("void"), *s;
+		if (!in || asprintf(&s, tag == DW_TAG_pointer_type ? "%s*" : "%s const", in) < 0)
+			s = NULL;
+		free(in);
+		return s;
+	}
+	return sg_type_qualified_name(&d);
+}
+
+/* gdb's type printers format a default argument with str() of the class
+   arguments ("std::allocator<class X>"), which then neither looks up nor
+   equals the argument's name: templates over class types are never
+   recognised.  */
+static bool is_class(const Dwarf_Die *type)
+{
+	int tag = dwarf_tag((Dwarf_Die *)type);
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_enumeration_type;
 }
 
 /* gcc's spelling of TEMPLATE<ARG> in DWARF names: "> >".  */
@@ -352,18 +473,22 @@ static const char *string_typedef(const char *qname, const char *chname, bool vi
 	return NULL;
 }
 
+/* The type printers' names, for the arguments of a recognised template:
+   pointers as "T*", recognised classes by their names, others as str().  */
+static char *subtype_name(struct sg_target *t, const Dwarf_Die *type);
+
 static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *qname)
 {
-	Dwarf_Die a0d;
-	char *a0 = NULL;
-	if (lsx_template_arg(t, type, 0, &a0d))
-		a0 = sg_type_qualified_name(&a0d);
-	if (a0) {
-		const char *s = string_typedef(qname, a0, strstr(qname, "basic_string_view<") != NULL);
-		if (s) {
-			free(a0);
-			return strdup(s);
-		}
+	Dwarf_Die a0d, a1d;
+	if (!lsx_template_arg(t, type, 0, &a0d))
+		return NULL;
+	char *a0 = spelling(&a0d);
+	if (!a0)
+		return NULL;
+	const char *s = string_typedef(qname, a0, strstr(qname, "basic_string_view<") != NULL);
+	if (s) {
+		free(a0);
+		return strdup(s);
 	}
 	const char *base = !strncmp(qname, "std::__cxx11::", 14) ? qname + 14
 			   : !strncmp(qname, "std::", 5) ? qname + 5 : NULL;
@@ -373,12 +498,14 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 		if (!strncmp(base, template_defaults[i].name, n) && base[n] == '<')
 			d = &template_defaults[i];
 	}
-	if (!d || !a0) {
+	bool has_a1 = lsx_template_arg(t, type, 1, &a1d), uses_a1 = false;
+	for (size_t i = 0; d && i < 5; i++)
+		uses_a1 |= d->args[i] && strstr(d->args[i], "{1}");
+	if (!d || is_class(&a0d) || (has_a1 && uses_a1 && is_class(&a1d))) {
 		free(a0);
 		return NULL;
 	}
-	Dwarf_Die a1d;
-	char *a1 = lsx_template_arg(t, type, 1, &a1d) ? sg_type_qualified_name(&a1d) : NULL;
+	char *a1 = has_a1 ? spelling(&a1d) : NULL;
 	unsigned n = lsx_template_count(t, type);
 	char *out = NULL;
 	size_t len = 0;
@@ -400,7 +527,7 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 		} else if (defaulted) {
 			ok = false;
 		} else {
-			char *an = lsx_type_name(t, &ad);
+			char *an = subtype_name(t, &ad);
 			fprintf(f, "%s%s", i ? ", " : "", an ? an : "?");
 			free(an);
 		}
@@ -418,25 +545,36 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 	return out;
 }
 
-char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type)
+/* A recognised class's name, or NULL.  */
+static char *recognized_class(struct sg_target *t, const Dwarf_Die *type)
+{
+	int tag = dwarf_tag((Dwarf_Die *)type);
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
+		return NULL;
+	char *qname = sg_type_qualified_name(type);
+	char *s = qname ? recognize(t, type, qname) : NULL;
+	free(qname);
+	return s;
+}
+
+static char *subtype_name(struct sg_target *t, const Dwarf_Die *type)
 {
 	Dwarf_Die d = *type, target;
-	int tag = dwarf_tag(&d);
-	if (tag == DW_TAG_pointer_type) {
-		char *in = die_type(&d, &target) ? lsx_type_name(t, &target) : strdup("void"), *s;
+	if (dwarf_tag(&d) == DW_TAG_pointer_type) {
+		char *in = die_type(&d, &target) ? subtype_name(t, &target) : strdup("void"), *s;
 		if (!in || asprintf(&s, "%s*", in) < 0)
 			s = NULL;
 		free(in);
 		return s;
 	}
-	if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type) {
-		char *qname = sg_type_qualified_name(&d);
-		char *s = qname ? recognize(t, &d, qname) : NULL;
-		free(qname);
-		if (s)
-			return s;
-	}
-	return lsx_raw_type_name(&d);
+	char *s = recognized_class(t, &d);
+	return s ? s : lsx_raw_type_name(&d);
+}
+
+char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type)
+{
+	char *s = recognized_class(t, type);
+	return s ? s : lsx_raw_type_name(type);
 }
 
 static void put_byte(FILE *f, unsigned char c, char quote)
