@@ -65,6 +65,7 @@ tool_exec() {
 }
 
 # The "$1 = ..." line of OUT.
+# shellcheck disable=SC2016 # a literal $1
 value_line() {
 	grep -m 1 '^\$1 = ' "$1" || true
 }

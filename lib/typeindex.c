@@ -730,7 +730,10 @@ static bool scan_children_libdw(struct sg_name_index *idx, Dwarf_Die *parent, ui
 		return true;
 	do {
 		int tag = dwarf_tag(&child);
-		const char *name = dwarf_diename(&child);
+		/* The DIE's own name: dwarf_diename() would follow
+		   DW_AT_specification, which the raw decoder does not.  */
+		Dwarf_Attribute na;
+		const char *name = dwarf_formstring(dwarf_attr(&child, DW_AT_name, &na));
 		if (tag == DW_TAG_namespace && depth < MAX_NAMESPACE_DEPTH) {
 			uint32_t inner = scope_intern(idx, scope, name ?: "(anonymous namespace)");
 			if (inner == NONE || !scan_children_libdw(idx, &child, inner, depth + 1))

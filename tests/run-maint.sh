@@ -1,0 +1,70 @@
+#!/bin/bash
+# "maintenance info target-stats": the memory a command reads, and the lazy
+# name index (lib/typeindex.c) - what it reads, and that its own DWARF
+# decoder indexes exactly what libdw does.
+. "$top_srcdir/tests/test-subr.sh"
+
+start_fixture "$FIXTURES/sg-data" || exit 1
+pid=$FIXTURE_PID
+
+# "memory asked for: N bytes in M reads" of the Kth stats block of $OUT.
+asked() {
+	printf '%s\n' "$OUT" | sed -n 's/^memory asked for: \([0-9]*\) bytes in \([0-9]*\) reads$/\1 \2/p' |
+		sed -n "${1}p"
+}
+
+sg -p "$pid" -ex 'maintenance info target-stats' -ex 'x/3dw &g_arr' -ex 'maint info target-stats'
+ok $STATUS "the command runs${ERR:+: $ERR}"
+like "$OUT" '^memory asked for: [0-9]+ bytes in [0-9]+ reads
+memory read from the process: [0-9]+ bytes in [0-9]+ reads
+name index: [0-9]+ units of DWARF read in [0-9]+ modules, [0-9]+ names
+' "three lines"
+read -r b1 r1 <<<"$(asked 1)"
+read -r b2 r2 <<<"$(asked 2)"
+is "$((b2 - b1)) $((r2 - r1))" "12 1" "x/3dw reads 12 bytes in one read"
+
+sg --json -p "$pid" -ex 'print g_int' -ex 'maint info target-stats'
+like "$OUT" '^\{"reads":[0-9]+,"bytes_read":[0-9]+,"fetches":[0-9]+,"bytes_fetched":[0-9]+,"index_modules":1,"index_units":1,"index_names":[1-9][0-9]*\}$' \
+	"JSON; a global of the executable indexes its one unit and no other module"
+
+sg -p "$pid" -ex 'ptype struct sg_no_such_type' -ex 'maint info target-stats'
+units=$(printf '%s\n' "$OUT" | sed -n 's/^name index: \([0-9]*\) units of DWARF read in \([0-9]*\) modules.*/\1 \2/p')
+read -r nunits nmods <<<"$units"
+ok $([ "${nmods:-0}" -gt 1 ] && [ "${nunits:-0}" -gt 1 ]; echo $?) \
+	"a type that does not exist reads every module's DWARF ($nunits units, $nmods modules)"
+check_running "$pid" "target runs"
+stop_fixture "$pid"
+
+# The same index through libdw (SPYGLASS_NAME_INDEX=libdw) and through the
+# raw decoder: the same names, the same answers, over the C++ fixtures and
+# every library they load (libc, libstdc++, libm, ...).
+for fx in sg-cxx sg-stl; do
+	start_fixture "$FIXTURES/$fx" || exit 1
+	cmds=(-ex 'whatis g_derived' -ex 'ptype ns::Plain' -ex 'print ns::Derived::count'
+	      -ex 'print sizeof(ns::Derived)' -ex 'ptype struct sg_no_such_type'
+	      -ex 'maint info target-stats')
+	[ $fx = sg-stl ] && cmds=(-ex 'whatis g_l' -ex 'print g_l' -ex 'print g_map'
+				  -ex 'ptype struct sg_no_such_type' -ex 'maint info target-stats')
+	sg -p "$FIXTURE_PID" "${cmds[@]}"
+	raw=$(printf '%s\n' "$OUT" | grep -v '^memory ')
+	SPYGLASS_NAME_INDEX=libdw sg -p "$FIXTURE_PID" "${cmds[@]}"
+	viadw=$(printf '%s\n' "$OUT" | grep -v '^memory ')
+	is "$raw" "$viadw" "$fx: the raw decoder and libdw index the same names"
+	like "$raw" 'name index: [0-9]+ units of DWARF read in [2-9] modules, [0-9]{4,} names' \
+		"$fx: and that is several modules' worth"
+	stop_fixture "$FIXTURE_PID"
+done
+
+# A static member is declared in its class and defined at the top level
+# through DW_AT_specification; gdb finds it from main's scope.
+start_fixture "$FIXTURES/sg-cxx" || exit 1
+sg -p "$FIXTURE_PID" -ex 'print ns::Derived::count' -ex 'print ns::Derived::nosuch'
+is "$OUT" '$1 = 3' "a static member by its qualified name"
+if have_gdb; then
+	gdb_batch "$FIXTURE_PID" 'frame function main' 'print ns::Derived::count'
+	is "$(printf '%s\n' "$GDB_OUT" | grep '^\$1')" "$OUT" "as gdb prints it"
+else
+	skip "gdb not installed"
+fi
+like "$ERR" 'nosuch' "a member that does not exist is an error"
+done_testing
