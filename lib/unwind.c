@@ -33,6 +33,19 @@ struct sg_stack {
 };
 
 size_t sg_stack_count(const struct sg_stack *st) { return st->nframes; }
+
+bool sg_stack_cfa(const struct sg_stack *st, size_t level, uint64_t *ret)
+{
+	if (level >= st->nframes)
+		return false;
+	/* The caller's stack pointer, from the physical frames, which the
+	   past-main cut leaves whole.  */
+	size_t caller = st->frames[level].physical + 1;
+	if (caller >= st->nphys || !sg_regs_has(&st->phys[caller].f.regs, SG_REG_RSP))
+		return false;
+	*ret = st->phys[caller].f.regs.r[SG_REG_RSP];
+	return true;
+}
 struct sg_thread *sg_stack_thread(const struct sg_stack *st) { return st->thread; }
 const char *sg_stack_stop_reason(const struct sg_stack *st) { return st->stop_reason; }
 bool sg_stack_truncated(const struct sg_stack *st) { return st->truncated; }

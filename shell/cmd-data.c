@@ -27,6 +27,9 @@ struct val {
 	bool lvalue;
 	uint64_t address;	/* lvalue */
 	uint64_t bits;		/* rvalue (pointers from &) */
+	/* DW_OP_implicit_pointer: a pointer to an object the optimizer
+	   removed, gdb's <synthetic pointer>.  */
+	bool synthetic_ptr;
 };
 
 static struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size)
@@ -948,6 +951,10 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		put_array(p, &t, v, depth, b);
 		return;
 	case DW_TAG_pointer_type: {
+		if (v->synthetic_ptr) {
+			put_leaf(p, "<synthetic pointer>", b);
+			return;
+		}
 		uint64_t ptr = 0;
 		struct sg_error *err = read_value(p->t, v, &ptr, 8);
 		if (err) {
@@ -2022,17 +2029,59 @@ struct frame_ctx {
 	struct sg_dwarf_expr_ctx ctx;
 };
 
+/* A variable the compiler folded into a constant (DW_AT_const_value): an
+   integer form, or a block of at most 8 bytes (a double).  */
+static struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret)
+{
+	(void)var;
+	ret->lvalue = false;
+	Dwarf_Block block;
+	Dwarf_Sword sv;
+	switch (dwarf_whatform(a)) {
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		if (dwarf_formblock(a, &block) != 0 || block.length > sizeof(ret->bits))
+			return &sg_not_found;
+		ret->bits = 0;
+		memcpy(&ret->bits, block.data, block.length);
+		return NULL;
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(a, &sv) != 0)
+			return &sg_not_found;
+		ret->bits = (uint64_t)sv;
+		return NULL;
+	default: {
+		Dwarf_Word uv;
+		if (dwarf_formudata(a, &uv) != 0)
+			return &sg_not_found;
+		ret->bits = uv;
+		return NULL;
+	}
+	}
+}
+
 static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val *ret)
 {
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t nops;
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &a))
+		return const_value(var, &a, ret);
 	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
 	    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) <= 0 || nops == 0)
 		return &sg_not_found;	/* <optimized out> */
 	if (ops[0].atom == DW_OP_addr && nops == 1) {
 		ret->lvalue = true;
 		ret->address = ops[0].number + fc->bias;
+		return NULL;
+	}
+	if (nops == 1 && (ops[0].atom == DW_OP_implicit_pointer ||
+			  ops[0].atom == DW_OP_GNU_implicit_pointer)) {
+		ret->lvalue = false;
+		ret->synthetic_ptr = true;
 		return NULL;
 	}
 	for (size_t i = 0; i < nops; i++)
@@ -2135,14 +2184,7 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 	/* The CFA is the caller's stack pointer.  */
 	fc->ctx.target = fc->t;
 	fc->ctx.regs = f->regs;
-	for (size_t l = f->level + 1; l < sg_stack_count(st); l++) {
-		const struct sg_frame *c = sg_stack_frame(st, l);
-		if (c->physical != f->physical) {
-			fc->ctx.cfa = c->regs->r[SG_REG_RSP];
-			fc->ctx.has_cfa = true;
-			break;
-		}
-	}
+	fc->ctx.has_cfa = sg_stack_cfa(st, level, &fc->ctx.cfa);
 	/* The frame base comes from the subprogram (an inlined function uses
 	   its caller's).  */
 	for (int i = fs->fn; i < fs->m; i++) {
@@ -2226,6 +2268,37 @@ static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, c
 /* Print the variables (or, with ARGS, the parameters) of a frame's
    function and, for locals, of the blocks around its pc, innermost first,
    as gdb does.  */
+#define MAX_INHERITED 256
+
+/* An out-of-line copy of an inlined function (or a block of it) names its
+   variables through DW_AT_abstract_origin; those it does not repeat, such
+   as static locals, live only in the abstract tree.  Print them, as gdb
+   does.  SEEN lists the abstract DIEs the concrete children refer to.  */
+static size_t inherited_vars(struct shell *sh, struct frame_scope *fs, Dwarf_Die *scope,
+			     const Dwarf_Off *seen, size_t nseen, const char *indent,
+			     struct sg_out *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die origin, child;
+	size_t count = 0;
+	if (nseen >= MAX_INHERITED || !dwarf_attr(scope, DW_AT_abstract_origin, &a) ||
+	    !dwarf_formref_die(&a, &origin) || dwarf_child(&origin, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_variable)
+			continue;
+		Dwarf_Off off = dwarf_dieoffset(&child);
+		bool found = false;
+		for (size_t k = 0; k < nseen && !found; k++)
+			found = seen[k] == off;
+		if (!found) {
+			print_var(sh, &fs->fc, &child, indent, out);
+			count++;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return count;
+}
+
 static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, const char *indent,
 		       struct sg_out *out)
 {
@@ -2236,13 +2309,22 @@ static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, cons
 		Dwarf_Die child;
 		if (dwarf_child(&fs->chain[i], &child) != 0)
 			continue;
+		Dwarf_Off seen[MAX_INHERITED];
+		size_t nseen = 0;
 		do {
 			int tag = dwarf_tag(&child);
+			Dwarf_Attribute a;
+			Dwarf_Die origin;
+			if (nseen < MAX_INHERITED && dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+			    dwarf_formref_die(&a, &origin))
+				seen[nseen++] = dwarf_dieoffset(&origin);
 			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
 				print_var(sh, &fs->fc, &child, indent, out);
 				count++;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!args)
+			count += inherited_vars(sh, fs, &fs->chain[i], seen, nseen, indent, out);
 	}
 	sg_out_array_end(out);
 	/* gdb writes these unindented, even under "bt full".  */

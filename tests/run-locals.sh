@@ -31,6 +31,38 @@ else
 	skip "gdb not installed"
 fi
 
+# At -O2: values folded into constants (DW_AT_const_value), pointers to
+# objects the optimizer removed (<synthetic pointer>), static locals known
+# only from the abstract instance, main's frame base from a CFA beyond the
+# past-main cut.  Every frame's locals and arguments against gdb, with two
+# known differences left out: gdb does not list 'scaled' (a block-local
+# constant, 12, that we show) and lists start_thread's 'out' (which has no
+# location and we skip).
+start_fixture "$FIXTURES/sg-locals-O2" || exit 1
+opid=$FIXTURE_PID
+ocmds=('thread 1' 'frame 1' 'info locals' 'info args' 'thread 2')
+for n in 0 1 2 3 4; do
+	ocmds+=("frame $n" 'info locals' 'info args')
+done
+oargs=()
+for c in "${ocmds[@]}"; do
+	oargs+=(-ex "$c")
+done
+sg -p "$opid" "${oargs[@]}"
+ours=$(printf '%s\n' "$OUT" "$ERR" | vars | grep -vE '^(scaled|out) = ')
+like "$ours" '^counter = 24$' "-O2: a local folded into a constant"
+like "$ours" '^label = <synthetic pointer>$' "-O2: an argument pointing at a removed object"
+like "$ours" '^ts = \{tv_sec = 0, tv_nsec = 20000000\}$' "-O2: main's locals from its CFA"
+if have_gdb; then
+	gdb_batch "$opid" "${ocmds[@]}"
+	is "$ours" "$(printf '%s\n' "$GDB_OUT" | vars | grep -vE '^(scaled|out) = ')" \
+		"-O2: the same variables and values as gdb, frame by frame"
+else
+	skip "gdb not installed"
+fi
+check_running "$opid" "-O2 target runs"
+stop_fixture "$opid"
+
 # Expressions see the selected frame's variables before the globals.
 pcmds=('thread 2' 'frame 1' 'print counter' 'print p' 'print p.b' 'print *label'
        'print &counter' 'ptype p' 'whatis p.b' 'print buf' 'up' 'print pr' 'print counter')

@@ -71,6 +71,10 @@ SG_PUBLIC bool sg_stack_truncated(const struct sg_stack *stack);
 
 /* The selected thread's stack, unwound on first use and kept until the
    thread or target changes; and the selected frame (gdb's "frame N").  */
+/* The canonical frame address of frame LEVEL (its caller's stack pointer
+   on x86-64), also for the outermost frame shown when the walk went
+   further (past main); false when unknown.  */
+SG_PUBLIC bool sg_stack_cfa(const struct sg_stack *stack, size_t level, uint64_t *ret);
 SG_PUBLIC struct sg_error *sg_session_stack(struct sg_session *session, struct sg_stack **ret);
 SG_PUBLIC size_t sg_session_frame(struct sg_session *session);
 SG_PUBLIC struct sg_error *sg_session_select_frame(struct sg_session *session, size_t level);
