@@ -63,4 +63,54 @@ like "$OUT" '"string":"A\\u007f\\u0080\\u00ff\\n'"'"'z"' "control bytes and byte
 jq -e . <<<"$OUT" >/dev/null
 ok $? "and the line still parses"
 check_running "$pid" "target runs"
+
+# Values: every scalar leaf of print's structured JSON equals what gdb
+# prints for the same path (g_pts[1].y, g_flags.c ...).
+start_fixture "$FIXTURES/sg-data" || exit 1
+dpid=$FIXTURE_PID
+vars=(g_pt g_pts g_flags g_num g_arr g_color g_bool g_float g_int g_n1)
+vargs=()
+for v in "${vars[@]}"; do
+	vargs+=(-ex "print $v")
+done
+sg --json -p "$dpid" "${vargs[@]}"
+ok $STATUS "print in JSON${ERR:+: $ERR}"
+leaves=()
+i=0
+while IFS= read -r l; do
+	v=${vars[$i]}
+	i=$((i + 1))
+	while IFS=$'\t' read -r path value; do
+		leaves+=("$v${path#=}	$value")
+	done < <(jq -r '.value | paths(scalars) as $p | [($p | map(if type == "number" then "[\(.)]" else ".\(.)" end) | "=" + join("")), (getpath($p) | tostring)] | @tsv' <<<"$l"; jq -r 'if (.value | type) != "object" and (.value | type) != "array" then ["=", (.value | tostring)] | @tsv else empty end' <<<"$l")
+done <<<"$OUT"
+ok $((${#leaves[@]} < 20)) "values have leaves to compare (${#leaves[@]})"
+# Pointers are "0x..." strings; gdb prints them with their type, so
+# compare those with print/x.
+gcmds=()
+for leaf in "${leaves[@]}"; do
+	case ${leaf#*	} in 0x*) gcmds+=("print/x ${leaf%%	*}") ;; *) gcmds+=("output ${leaf%%	*}" 'echo \n') ;; esac
+done
+if have_gdb; then
+	gdb_batch "$dpid" "${gcmds[@]}"
+	is "$(printf '%s\n' "$GDB_OUT" | sed 's/^\$[0-9]* = //')" "$(printf '%s\n' "${leaves[@]}" | cut -f2)" \
+		"every JSON leaf equals gdb's value at its path"
+else
+	skip "gdb not installed"
+fi
+is "$(jq -c '.value' <<<"$(printf '%s\n' "$OUT" | sed -n 2p)")" '[{"x":3,"y":4},{"x":5,"y":6}]' \
+	"an array of structs is an array of objects"
+
+# Typed readers: sequences are arrays, maps arrays of {key, value},
+# strings strings.
+start_fixture "$FIXTURES/sg-stl" || exit 1
+spid=$FIXTURE_PID
+sg --json -p "$spid" -ex 'print g_v' -ex 'print g_map' -ex 'print g_s16' -ex 'print g_vv' \
+	-ex 'print g_vs' -ex 'set print elements 2' -ex 'print g_v'
+is "$(printf '%s\n' "$OUT" | jq -c '.value' | tr '\n' ' ')" \
+	'[1,2,3] [{"key":1,"value":"one"},{"key":2,"value":"two"}] "sixteen chars!!!" [[1],[2,3]] ["a","bc"] null [1,2] ' \
+	"vector, map, string, nested vectors in JSON; print elements bounds them"
+like "$(printf '%s\n' "$OUT" | tail -1 | jq -r '.text')" '^std::vector of length 3, capacity [0-9]+ = \{1, 2\.\.\.\}$' \
+	"the text beside it keeps gdb's ..."
+check_running "$spid" "target runs"
 done_testing
