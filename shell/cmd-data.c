@@ -119,6 +119,13 @@ struct printer {
 	struct sg_out *json;
 	const char *key;
 	int level;		/* braces open, for pretty indentation */
+	/* Readers found per type DIE: a container's elements share one type,
+	   and naming a type (its scopes) walks its whole unit.  */
+	struct {
+		const void *die;
+		const struct sg_registry_entry *entry;	/* NULL: none */
+	} readers[8];
+	unsigned nreaders;
 };
 
 /* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
@@ -285,6 +292,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		      struct sg_buf_lite *b);
 static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 		      struct sg_buf_lite *b);
+static struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret);
 
 /* An integer of SIZE bytes in print's format: x o t z d u c a, or the
    type's own notation (IS_CHAR: 97 'a').  */
@@ -538,7 +546,15 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				   of the same name.  */
 				nest_item(p, &n, p->json ? name : label ? label : name, b);
 				free(label);
-				if (err) {
+				struct val cv = { .type = mt };
+				Dwarf_Attribute ca;
+				if (err && dwarf_attr_integrate(&m, DW_AT_const_value, &ca) &&
+				    !const_value(&m, &ca, &cv)) {
+					/* A constant the compiler kept only in DWARF
+					   (static constexpr members).  */
+					sg_error_destroy(err);
+					put_value(p, &cv, false, depth + 1, b);
+				} else if (err) {
 					sg_error_destroy(err);
 					if (p->json)
 						sg_out_null(p->json, take_key(p));
@@ -673,17 +689,24 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 
 struct reader_find {
 	const char *name;
+	struct sg_session *session;
+	const struct sg_value *value;
 	const struct sg_registry_entry *found;
 };
 
+/* The first reader whose pattern matches the type's name and whose match
+   function (if any) accepts the value: libc++ and libstdc++ readers tell
+   layouts apart there by their DWARF members.  */
 static int match_reader(const struct sg_registry_entry *e, void *arg)
 {
 	struct reader_find *f = arg;
-	if (e->pattern && fnmatch(e->pattern, f->name, 0) == 0) {
-		f->found = e;
-		return SG_CB_ABORT;
-	}
-	return SG_CB_OK;
+	if (!e->pattern || fnmatch(e->pattern, f->name, 0) != 0)
+		return SG_CB_OK;
+	const struct sg_reader_ops *ops = e->ops;
+	if (ops->match && !ops->match(f->session, f->value, e->arg))
+		return SG_CB_OK;
+	f->found = e;
+	return SG_CB_ABORT;
 }
 
 struct child_print {
@@ -767,20 +790,35 @@ static void put_summary_string(struct printer *p, const char *summary)
 static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 			    struct sg_buf_lite *b)
 {
-	char *name = sg_type_qualified_name(type);
-	if (!name)
+	size_t nslots = sizeof(p->readers) / sizeof(p->readers[0]);
+	const struct sg_registry_entry *entry = NULL;
+	bool cached = false;
+	for (size_t i = 0; i < nslots && i < p->nreaders && !cached; i++) {
+		cached = p->readers[i].die == type->addr;
+		entry = p->readers[i].entry;
+	}
+	if (cached && !entry)
 		return false;
-	struct reader_find f = { .name = name };
-	sg_registry_foreach(p->sh->session, SG_REGISTRY_READER, match_reader, &f);
-	free(name);
-	if (!f.found)
-		return false;
-	const struct sg_reader_ops *ops = f.found->ops;
 	struct sg_value *value;
 	if (sg_value_at(p->t, &v->type, v->address, &value))
 		return false;
+	if (!cached) {
+		char *name = sg_type_qualified_name(type);
+		struct reader_find f = { .name = name, .session = p->sh->session, .value = value };
+		if (name)
+			sg_registry_foreach(p->sh->session, SG_REGISTRY_READER, match_reader, &f);
+		free(name);
+		entry = f.found;
+		p->readers[p->nreaders++ % nslots].die = type->addr;
+		p->readers[(p->nreaders - 1) % nslots].entry = entry;
+	}
+	if (!entry) {
+		sg_value_destroy(value);
+		return false;
+	}
+	const struct sg_reader_ops *ops = entry->ops;
 	char *summary = NULL;
-	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, f.found->arg)
+	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, entry->arg)
 					    : NULL;
 	if (err) {
 		put_error(p, err, b);
@@ -788,6 +826,7 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 		return true;
 	}
 	bool kids = ops->children && ops->hint != SG_HINT_STRING;
+	size_t summary_len = summary ? strlen(summary) : 0;
 	if (summary && !p->json)
 		lite_puts(b, summary);
 	else if (p->json && !kids)
@@ -801,7 +840,7 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 					 ops->hint == SG_HINT_MAP };
 		nest_open(p, &c.nest, ops->hint == SG_HINT_NONE ? NEST_STRUCT
 				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
-		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, f.found->arg);
+		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
 		if (c.map && c.n % 2) {
 			/* A key whose value could not be read.  */
 			if (p->json) {
@@ -817,11 +856,13 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 			err = NULL;
 		}
 		nest_close(p, &c.nest, &kb);
+		/* Without a summary gdb prints the children alone.  */
+		const char *eq = summary_len ? " = " : "";
 		if (err) {
-			lite_puts(b, " = ");
+			lite_puts(b, eq);
 			put_error(p, err, b);
-		} else if (c.n && !p->json) {
-			lite_puts(b, " = ");
+		} else if ((c.n || !summary_len) && !p->json) {
+			lite_puts(b, eq);
 			lite_puts(b, kb.s);
 		}
 		free(kb.s);
