@@ -1,5 +1,14 @@
-/* Types as gdb writes them: C declarations ("char *(*)[4]"), ptype's
-   bodies, and the small DWARF type helpers the value printer shares.  */
+/* Types as gdb 13 writes them when the current language is C, which is
+   where an attached process usually stops (a system call in libc): C
+   declarations ("char *(*)[4]"), ptype's bodies including C++ classes
+   (bases, access labels, static members, methods, typedefs, template
+   arguments), and the small DWARF type helpers the value printer shares.
+
+   The printer follows gdb's c_print_type: SHOW > 0 spells a struct's body
+   out, SHOW 0 spells out only unnamed ones, SHOW < 0 names them.  Inside a
+   class body, types that equal a template parameter or a typedef of the
+   class read as that name ("T data[4]"), as gdb's local typedef table does.
+   doc/ptype.md lists the rules and the differences from gdb.  */
 #include <config.h>
 #include "data.h"
 
@@ -8,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- DWARF helpers ---- */
 
 bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
 {
@@ -35,28 +46,18 @@ bool is_cplus(Dwarf_Die *die)
 	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
-/* DIE's name with its C++ scopes ("ns::Derived"), into a new string; the
-   plain name in C.  NULL for an unnamed DIE.  */
-char *qualified_name(Dwarf_Die *die)
+static bool has_attr(Dwarf_Die *die, int name)
 {
-	const char *name = dwarf_diename(die);
-	if (!name)
-		return NULL;
-	return is_cplus(die) ? sg_type_qualified_name(die) : strdup(name);
+	Dwarf_Attribute a;
+	return dwarf_attr(die, name, &a) != NULL;
 }
 
-static const char *tag_keyword(int tag)
+static bool is_aggregate_tag(int tag)
 {
-	switch (tag) {
-	case DW_TAG_structure_type: return "struct ";
-	case DW_TAG_class_type: return "class ";
-	case DW_TAG_union_type: return "union ";
-	case DW_TAG_enumeration_type: return "enum ";
-	default: return "";
-	}
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 }
 
-static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth);
+/* ---- Names ---- */
 
 /* GCC names base types "long int", "long unsigned int"; gdb shows them as
    C programmers write them.  */
@@ -73,39 +74,277 @@ static const char *gdb_base_name(const char *name)
 	return name;
 }
 
-static void params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
+static bool ident_char(char c)
 {
-	lite_putc(b, '(');
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether S starts with one of the words base type names are made of.  */
+static size_t base_word(const char *s)
+{
+	static const char *const words[] = { "long", "short", "int", "unsigned", "signed", "char" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t n = strlen(words[i]);
+		if (!strncmp(s, words[i], n) && !ident_char(s[n]))
+			return n;
+	}
+	return 0;
+}
+
+/* NAME as gdb's canonical form spells template arguments: GCC writes
+   "Box<long int>", gdb "Box<long>".  New string.  */
+static char *canonical_name(const char *name)
+{
+	struct sg_buf_lite b = { 0 };
+	const char *s = name;
+	while (*s) {
+		size_t n = (s == name || !ident_char(s[-1])) ? base_word(s) : 0;
+		if (!n) {
+			lite_putc(&b, *s++);
+			continue;
+		}
+		/* A run of base type words: "long unsigned int".  */
+		const char *end = s + n;
+		while (end[0] == ' ' && (n = base_word(end + 1)))
+			end += 1 + n;
+		char run[64];
+		snprintf(run, sizeof(run), "%.*s", (int)(end - s), s);
+		lite_puts(&b, gdb_base_name(run));
+		s = end;
+	}
+	return b.s ? b.s : strdup("");
+}
+
+/* DIE's name with its C++ scopes ("ns::Derived"), into a new string; the
+   plain name in C.  NULL for an unnamed DIE.  */
+char *qualified_name(Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+	if (!name)
+		return NULL;
+	if (!is_cplus(die))
+		return strdup(name);
+	char *q = sg_type_qualified_name(die);
+	if (!q || !strchr(q, '<'))
+		return q;
+	char *c = canonical_name(q);
+	free(q);
+	return c;
+}
+
+static const char *tag_keyword(int tag)
+{
+	switch (tag) {
+	case DW_TAG_structure_type: return "struct ";
+	case DW_TAG_class_type: return "class ";
+	case DW_TAG_union_type: return "union ";
+	case DW_TAG_enumeration_type: return "enum ";
+	default: return "";
+	}
+}
+
+/* ---- Local names: a class's template parameters and typedefs ----
+
+   gdb prints a type inside a class body by the name the class gives it:
+   its template parameters first, then its typedefs and its bases'
+   typedefs; an enclosing class's names win over the inner ones.  Types
+   are compared by their spelling with typedefs and qualifiers removed.  */
+
+struct local_name {
+	const char *name;
+	char *key;		/* NULL: the entry names only its own typedef */
+	Dwarf_Off typedef_off;	/* the typedef's DIE, 0 for a template parameter */
+};
+
+struct local_names {
+	const struct local_names *parent;
+	struct local_name *v;
+	size_t n, cap;
+};
+
+static char *type_key(Dwarf_Die *type);
+
+/* The local name of TYPE, whose key is KEY.  */
+static const char *local_lookup(const struct local_names *ln, Dwarf_Die *type, const char *key)
+{
+	if (!ln)
+		return NULL;
+	const char *r = local_lookup(ln->parent, type, key);
+	Dwarf_Off off = type && dwarf_tag(type) == DW_TAG_typedef ? dwarf_dieoffset(type) : 0;
+	for (size_t i = 0; !r && i < ln->n; i++)
+		if ((off && ln->v[i].typedef_off == off) ||
+		    (key && ln->v[i].key && !strcmp(ln->v[i].key, key)))
+			r = ln->v[i].name;
+	return r;
+}
+
+/* Whether gdb 13 lets a class typedef of TYPE rename other spellings of
+   TYPE: it does for structs, unions, enums and pointers to them, not for
+   "int", "const char *" or "int [2]" (seen on gdb 13.1: "typedef int
+   value_type" leaves an int member "int").  */
+static bool typedef_renames(Dwarf_Die *type)
+{
+	Dwarf_Die cur = *type, next;
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(&cur);
+		if (is_aggregate_tag(tag) || tag == DW_TAG_enumeration_type)
+			return true;
+		if (!die_type(&cur, &next))
+			return false;
+		cur = next;
+	}
+	return false;
+}
+
+/* Add NAME for TYPE: a template parameter, or the typedef TYPE.  */
+static void local_add(struct local_names *ln, const char *name, Dwarf_Die *type)
+{
+	bool is_typedef = dwarf_tag(type) == DW_TAG_typedef;
+	char *key = !is_typedef || typedef_renames(type) ? type_key(type) : NULL;
+	if (!name || (!key && !is_typedef) || (key && local_lookup(ln, NULL, key))) {
+		free(key);
+		return;
+	}
+	if (ln->n == ln->cap) {
+		size_t cap = ln->cap ? 2 * ln->cap : 8;
+		struct local_name *v = realloc(ln->v, cap * sizeof(*v));
+		if (!v) {
+			free(key);
+			return;
+		}
+		ln->v = v;
+		ln->cap = cap;
+	}
+	ln->v[ln->n].name = name;
+	ln->v[ln->n].typedef_off = is_typedef ? dwarf_dieoffset(type) : 0;
+	ln->v[ln->n++].key = key;
+}
+
+static void local_free(struct local_names *ln)
+{
+	for (size_t i = 0; i < ln->n; i++)
+		free(ln->v[i].key);
+	free(ln->v);
+}
+
+/* ---- Declarations ---- */
+
+/* One printing: where the text goes, the names local to the class being
+   printed, and the indentation of the body being printed.  */
+struct tprint {
+	struct sg_target *t;
+	struct sg_buf_lite *b;
+	const struct local_names *names;
+	int level;
+};
+
+static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth);
+static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth);
+static void enumeration(struct tprint *p, Dwarf_Die *type, int show);
+
+static void indent(struct tprint *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		lite_putc(p->b, ' ');
+}
+
+/* gdb's c_print_type: TYPE around the declarator INNER; a type the class
+   names locally reads as that name.  */
+static void print_type(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth)
+{
+	if (p->names && type) {
+		char *key = type_key(type);
+		const char *local = local_lookup(p->names, type, key);
+		free(key);
+		if (local) {
+			/* The qualifiers stay: "const T".  */
+			Dwarf_Die cur = *type, next;
+			bool c_q = false, v_q = false;
+			for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+				int tag = dwarf_tag(&cur);
+				c_q |= tag == DW_TAG_const_type;
+				v_q |= tag == DW_TAG_volatile_type;
+				if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+				     tag != DW_TAG_typedef) || !die_type(&cur, &next))
+					break;
+				cur = next;
+			}
+			lite_puts(p->b, c_q ? "const " : "");
+			lite_puts(p->b, v_q ? "volatile " : "");
+			lite_puts(p->b, local);
+			if (*inner) {
+				lite_putc(p->b, ' ');
+				lite_puts(p->b, inner);
+			}
+			return;
+		}
+	}
+	decl(p, type, inner, show, depth);
+}
+
+/* The parameter list of a function type or a method: "(int, char)".  A
+   method pointer's artificial "this" shows, as the constant pointer gdb
+   makes it.  */
+static void params(struct tprint *p, Dwarf_Die *fn, int depth)
+{
+	lite_putc(p->b, '(');
 	Dwarf_Die child;
-	bool any = false, prototyped = false;
-	Dwarf_Attribute a;
-	if (dwarf_attr(fn, DW_AT_prototyped, &a))
-		dwarf_formflag(&a, &prototyped);
+	bool any = false, varargs = false;
+	bool prototyped = has_attr(fn, DW_AT_prototyped) || is_cplus(fn);
 	if (dwarf_child(fn, &child) == 0) {
 		do {
 			int tag = dwarf_tag(&child);
 			if (tag == DW_TAG_formal_parameter) {
 				if (any)
-					lite_puts(b, ", ");
+					lite_puts(p->b, ", ");
 				Dwarf_Die pt;
-				if (die_type(&child, &pt))
-					decl(&pt, "", b, depth + 1);
+				bool this_ptr = !any && has_attr(&child, DW_AT_artificial);
+				if (!die_type(&child, &pt))
+					lite_puts(p->b, "void");
+				else if (this_ptr && dwarf_tag(&pt) == DW_TAG_pointer_type)
+					print_type(p, &pt, " const", -1, depth + 1);
+				else
+					print_type(p, &pt, "", -1, depth + 1);
 				any = true;
 			} else if (tag == DW_TAG_unspecified_parameters) {
-				lite_puts(b, any ? ", ..." : "...");
-				any = true;
+				varargs = true;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	if (!any && prototyped)
-		lite_puts(b, "void");
-	lite_putc(b, ')');
+	if (any && varargs)
+		lite_puts(p->b, ", ...");
+	else if (!any && prototyped)
+		lite_puts(p->b, "void");
+	lite_putc(p->b, ')');
+}
+
+/* A named type as gdb names it at SHOW <= 0: the keyword in C, the
+   qualified name, or the class's local name for it.  */
+static void type_name(struct tprint *p, Dwarf_Die *type)
+{
+	int tag = dwarf_tag(type);
+	lite_puts(p->b, tag_keyword(tag));
+	char *key = p->names ? type_key(type) : NULL;
+	const char *local = local_lookup(p->names, type, key);
+	free(key);
+	if (local) {
+		lite_puts(p->b, local);
+		return;
+	}
+	if (tag == DW_TAG_base_type) {
+		lite_puts(p->b, gdb_base_name(dwarf_diename(type)));
+		return;
+	}
+	char *q = qualified_name(type);
+	lite_puts(p->b, q ? q : "{...}");
+	free(q);
 }
 
 /* The C declaration of INNER (a declarator, maybe empty) with TYPE (NULL
    for void): "int *p", "int a[3]", "int (*fp)(int)", "const char *".  */
-static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int depth)
+static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth)
 {
+	struct sg_buf_lite *b = p->b;
 	if (depth > MAX_TYPE_DEPTH) {
 		lite_puts(b, "...");
 		return;
@@ -128,12 +367,23 @@ static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int 
 		lite_puts(&in, inner);
 		if (wrap)
 			lite_putc(&in, ')');
-		decl(tp, in.s ? in.s : "", b, depth + 1);
+		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type: {
-		const char *q = tag == DW_TAG_const_type ? "const" : "volatile";
+		/* gdb writes "const volatile" whatever order DWARF nests them in.  */
+		bool c_q = tag == DW_TAG_const_type, v_q = !c_q;
+		for (int i = 0; tp && i < 4; i++) {
+			int t2 = dwarf_tag(tp);
+			if (t2 != DW_TAG_const_type && t2 != DW_TAG_volatile_type)
+				break;
+			c_q |= t2 == DW_TAG_const_type;
+			v_q |= t2 == DW_TAG_volatile_type;
+			if (!die_type(tp, tp))
+				tp = NULL;
+		}
+		const char *q = c_q && v_q ? "const volatile" : c_q ? "const" : "volatile";
 		int ttag = tp ? dwarf_tag(tp) : 0;
 		if (ttag == DW_TAG_pointer_type) {
 			/* "char * const p": the qualifier follows the star.  */
@@ -143,11 +393,11 @@ static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int 
 				lite_putc(&in, ' ');
 				lite_puts(&in, inner);
 			}
-			decl(tp, in.s ? in.s : "", b, depth + 1);
+			decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		} else {
 			lite_puts(b, q);
 			lite_putc(b, ' ');
-			decl(tp, inner, b, depth + 1);
+			decl(p, tp, inner, show, depth + 1);
 		}
 		break;
 	}
@@ -172,109 +422,554 @@ static void decl(Dwarf_Die *type, const char *inner, struct sg_buf_lite *b, int 
 			} while (dwarf_siblingof(&sub, &sub) == 0);
 		}
 		/* An abstract array type reads "int [3]", as in gdb.  */
-		decl(tp, in.s ? in.s : "", b, depth + 1);
+		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
 	case DW_TAG_subroutine_type: {
 		lite_puts(&in, inner);
-		struct sg_buf_lite p = { 0 };
-		params(type, &p, depth);
-		lite_puts(&in, p.s ? p.s : "()");
-		free(p.s);
-		decl(tp, in.s ? in.s : "", b, depth + 1);
+		struct sg_buf_lite pb = { 0 };
+		struct tprint pp = *p;
+		pp.b = &pb;
+		params(&pp, type, depth);
+		lite_puts(&in, pb.s ? pb.s : "()");
+		free(pb.s);
+		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
-	default: {
-		char *qname = type && tag != DW_TAG_base_type ? qualified_name(type) : NULL;
-		const char *name = qname ? qname : type ? dwarf_diename(type) : "void";
-		if (tag == DW_TAG_base_type && name)
-			name = gdb_base_name(name);
-		lite_puts(b, tag_keyword(tag));
-		lite_puts(b, name ? name : "{...}");
-		free(qname);
+	case DW_TAG_ptr_to_member_type: {
+		/* "int ns::C::*mp", "int (ns::C::*mfp)(const class ns::C * const)".  */
+		Dwarf_Attribute a;
+		Dwarf_Die cls;
+		bool method = tp && dwarf_tag(tp) == DW_TAG_subroutine_type;
+		if (method)
+			lite_putc(&in, '(');
+		if (dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls)) {
+			char *q = qualified_name(&cls);
+			lite_puts(&in, q ? q : "{...}");
+			free(q);
+		}
+		lite_puts(&in, "::*");
+		lite_puts(&in, inner);
+		if (method)
+			lite_putc(&in, ')');
+		decl(p, tp, in.s ? in.s : "", show, depth + 1);
+		break;
+	}
+	case DW_TAG_typedef:
+		if (show > 0 && tp) {
+			/* ptype sees through typedefs.  */
+			decl(p, tp, inner, show, depth + 1);
+			break;
+		}
+		/* fall through */
+	default:
+		if (!type) {
+			lite_puts(b, "void");
+		} else if ((show > 0 || !dwarf_diename(type)) && is_aggregate_tag(tag)) {
+			aggregate(p, type, show, depth);
+		} else if (tag == DW_TAG_enumeration_type && (show > 0 || !dwarf_diename(type))) {
+			enumeration(p, type, show);
+		} else if (!dwarf_diename(type)) {
+			lite_puts(b, tag_keyword(tag));
+			lite_puts(b, "{...}");
+		} else {
+			type_name(p, type);
+		}
 		if (*inner) {
 			lite_putc(b, ' ');
 			lite_puts(b, inner);
 		}
 	}
-	}
 	free(in.s);
+}
+
+/* A type's identity for the local names: its spelling without typedefs
+   and qualifiers.  */
+static char *type_key(Dwarf_Die *type)
+{
+	Dwarf_Die st;
+	strip(type, &st);
+	struct sg_buf_lite b = { 0 };
+	struct tprint p = { .b = &b };
+	decl(&p, &st, "", -1, 0);
+	return b.s;
 }
 
 char *type_string(Dwarf_Die *type, const char *inner)
 {
 	struct sg_buf_lite b = { 0 };
-	decl(type, inner, &b, 0);
+	struct tprint p = { .b = &b };
+	decl(&p, type, inner, -1, 0);
 	return b.s ? b.s : strdup("");
 }
 
-/* ptype: one level of a struct, union or enum spelled out.  */
-static void ptype_body(struct sg_target *t, Dwarf_Die *type, struct sg_buf_lite *b)
+/* ---- Enumerations ---- */
+
+static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 {
-	Dwarf_Die full;
-	sg_type_complete(t, type, &full);
-	int tag = dwarf_tag(&full);
+	Dwarf_Die full = *type;
+	if (p->t)
+		sg_type_complete(p->t, type, &full);
+	struct sg_buf_lite *b = p->b;
+	lite_puts(b, "enum ");
+	if (has_attr(&full, DW_AT_enum_class))
+		lite_puts(b, "class ");
 	char *name = qualified_name(&full);
-	lite_puts(b, tag_keyword(tag));
 	if (name) {
 		lite_puts(b, name);
-		lite_putc(b, ' ');
+		if (show > 0)
+			lite_putc(b, ' ');
 		free(name);
 	}
-	Dwarf_Die child;
-	if (tag == DW_TAG_enumeration_type) {
-		lite_putc(b, '{');
-		int64_t next = 0;
-		bool first = true;
-		if (dwarf_child(&full, &child) == 0) {
-			do {
-				if (dwarf_tag(&child) != DW_TAG_enumerator)
-					continue;
-				Dwarf_Attribute a;
-				Dwarf_Sword v = 0;
-				if (dwarf_attr(&child, DW_AT_const_value, &a))
-					dwarf_formsdata(&a, &v);
-				lite_puts(b, first ? "" : ", ");
-				lite_puts(b, dwarf_diename(&child));
-				if (v != next) {
-					char num[32];
-					snprintf(num, sizeof(num), " = %" PRId64, (int64_t)v);
-					lite_puts(b, num);
-				}
-				next = v + 1;
-				first = false;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		lite_putc(b, '}');
+	if (show < 0) {
+		if (!dwarf_diename(&full))
+			lite_puts(b, "{...}");
 		return;
 	}
-	lite_puts(b, "{\n");
+	/* C++ enumerators are named in the enum's scope ("ns::RED"), or in
+	   the enum itself for an enum class ("ns::Level::Low").  */
+	char *scope = NULL;
+	const char *own = dwarf_diename(&full);
+	if (own && is_cplus(&full)) {
+		scope = qualified_name(&full);
+		size_t len = scope ? strlen(scope) : 0, own_len = strlen(own);
+		if (has_attr(&full, DW_AT_enum_class)) {
+			char *s2 = NULL;
+			if (asprintf(&s2, "%s::", scope ? scope : "") < 0)
+				s2 = NULL;
+			free(scope);
+			scope = s2;
+		} else if (scope && len >= own_len) {
+			scope[len - own_len] = '\0';
+		}
+	}
+	lite_putc(b, '{');
+	int64_t next = 0;
+	bool first = true;
+	Dwarf_Die child;
 	if (dwarf_child(&full, &child) == 0) {
 		do {
-			if (dwarf_tag(&child) != DW_TAG_member)
+			if (dwarf_tag(&child) != DW_TAG_enumerator)
 				continue;
-			Dwarf_Die mt;
-			const char *mname = dwarf_diename(&child);
-			char *d = die_type(&child, &mt) ? type_string(&mt, mname ? mname : "")
-							 : strdup(mname ? mname : "");
-			lite_puts(b, "    ");
-			lite_puts(b, d);
-			free(d);
 			Dwarf_Attribute a;
-			Dwarf_Word bits;
-			if (dwarf_attr(&child, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
+			Dwarf_Sword v = 0;
+			if (dwarf_attr(&child, DW_AT_const_value, &a))
+				dwarf_formsdata(&a, &v);
+			lite_puts(b, first ? "" : ", ");
+			lite_puts(b, scope ? scope : "");
+			const char *en = dwarf_diename(&child);
+			lite_puts(b, en ? en : "?");
+			if (v != next) {
 				char num[32];
-				snprintf(num, sizeof(num), " : %" PRIu64, (uint64_t)bits);
+				snprintf(num, sizeof(num), " = %" PRId64, (int64_t)v);
 				lite_puts(b, num);
 			}
-			lite_puts(b, ";\n");
+			next = v + 1;
+			first = false;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	lite_putc(b, '}');
+	free(scope);
 }
 
-/* "ptype T": typedefs resolved, the aggregate at the bottom of pointers and
-   arrays spelled out, the declarator kept: "struct node {...} *".  */
+/* ---- Structs, unions and classes ---- */
+
+enum access { ACCESS_NONE, ACCESS_PUBLIC, ACCESS_PROTECTED, ACCESS_PRIVATE };
+
+/* A member's access: DW_AT_accessibility, else DWARF 3's default for its
+   class (private in a class, public in a struct or union).  gdb makes
+   artificial data members (the vtable pointer) private.  */
+static enum access member_access(Dwarf_Die *m, bool is_class)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+	if (dwarf_attr(m, DW_AT_accessibility, &a) && dwarf_formudata(&a, &v) == 0) {
+		if (v == DW_ACCESS_protected)
+			return ACCESS_PROTECTED;
+		return v == DW_ACCESS_private ? ACCESS_PRIVATE : ACCESS_PUBLIC;
+	}
+	int tag = dwarf_tag(m);
+	if ((tag == DW_TAG_member || tag == DW_TAG_variable) && has_attr(m, DW_AT_artificial))
+		return ACCESS_PRIVATE;
+	return is_class ? ACCESS_PRIVATE : ACCESS_PUBLIC;
+}
+
+static bool is_field(Dwarf_Die *m)
+{
+	int tag = dwarf_tag(m);
+	return tag == DW_TAG_member || tag == DW_TAG_variable;
+}
+
+static bool is_static_field(Dwarf_Die *m)
+{
+	return dwarf_tag(m) == DW_TAG_variable ||
+	       (has_attr(m, DW_AT_external) && has_attr(m, DW_AT_declaration));
+}
+
+/* gdb prints access labels only when some member's access differs from
+   the class's default ("for a class, if all members are private, there's
+   no need for a private: label").  */
+static bool need_access_labels(Dwarf_Die *cls, bool is_class)
+{
+	enum access dflt = is_class ? ACCESS_PRIVATE : ACCESS_PUBLIC;
+	Dwarf_Die m;
+	if (dwarf_child(cls, &m) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&m);
+		if ((is_field(&m) || tag == DW_TAG_subprogram || tag == DW_TAG_typedef) &&
+		    member_access(&m, is_class) != dflt)
+			return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+static enum access access_label(struct tprint *p, enum access last, enum access now)
+{
+	static const char *const labels[] = { "", "public:\n", "protected:\n", "private:\n" };
+	if (now != last) {
+		indent(p, p->level + 2);
+		lite_puts(p->b, labels[now]);
+	}
+	return now;
+}
+
+/* The typedefs of CLS and, recursively, of its bases.  */
+static void add_typedefs(struct tprint *p, Dwarf_Die *cls, struct local_names *ln, int depth)
+{
+	Dwarf_Die m;
+	if (depth > MAX_TYPE_DEPTH || dwarf_child(cls, &m) != 0)
+		return;
+	do {
+		if (dwarf_tag(&m) == DW_TAG_typedef)
+			local_add(ln, dwarf_diename(&m), &m);
+	} while (dwarf_siblingof(&m, &m) == 0);
+	dwarf_child(cls, &m);
+	do {
+		Dwarf_Die bt, full;
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+			continue;
+		strip(&bt, &full);
+		if (p->t)
+			sg_type_complete(p->t, &full, &full);
+		add_typedefs(p, &full, ln, depth + 1);
+	} while (dwarf_siblingof(&m, &m) == 0);
+}
+
+/* "[with T = int, U = struct ns::X] ": the type template parameters.  */
+static void template_args(struct tprint *p, Dwarf_Die *cls, struct local_names *ln, int depth)
+{
+	Dwarf_Die m;
+	bool first = true;
+	if (dwarf_child(cls, &m) != 0)
+		return;
+	do {
+		if (dwarf_tag(&m) != DW_TAG_template_type_parameter)
+			continue;
+		const char *name = dwarf_diename(&m);
+		Dwarf_Die pt;
+		bool typed = die_type(&m, &pt);
+		lite_puts(p->b, first ? "[with " : ", ");
+		lite_puts(p->b, name ? name : "?");
+		lite_puts(p->b, " = ");
+		print_type(p, typed ? &pt : NULL, "", -1, depth + 1);
+		if (typed)
+			local_add(ln, name, &pt);
+		first = false;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	if (!first)
+		lite_puts(p->b, "] ");
+}
+
+/* ": public ns::Base, private virtual ns::Mixin ".  */
+static void base_classes(struct tprint *p, Dwarf_Die *cls, bool is_class)
+{
+	Dwarf_Die m;
+	bool first = true;
+	if (dwarf_child(cls, &m) != 0)
+		return;
+	do {
+		Dwarf_Die bt;
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+			continue;
+		enum access acc = member_access(&m, is_class);
+		lite_puts(p->b, first ? ": " : ", ");
+		lite_puts(p->b, acc == ACCESS_PUBLIC ? "public" : acc == ACCESS_PROTECTED ? "protected" : "private");
+		Dwarf_Attribute a;
+		Dwarf_Word virt = 0;
+		if (dwarf_attr(&m, DW_AT_virtuality, &a))
+			dwarf_formudata(&a, &virt);
+		lite_puts(p->b, virt ? " virtual " : " ");
+		Dwarf_Die st;
+		strip(&bt, &st);
+		char *key = p->names ? type_key(&st) : NULL;
+		const char *local = local_lookup(p->names, &st, key);
+		free(key);
+		char *q = local ? NULL : qualified_name(&st);
+		lite_puts(p->b, local ? local : q ? q : "(null)");
+		free(q);
+		first = false;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	if (!first)
+		lite_putc(p->b, ' ');
+}
+
+/* One data member: "    static int count;", "    unsigned a : 3;".  */
+static void field(struct tprint *p, Dwarf_Die *m, int show, int depth)
+{
+	indent(p, p->level + 4);
+	bool is_static = is_static_field(m);
+	if (is_static)
+		lite_puts(p->b, "static ");
+	const char *name = dwarf_diename(m);
+	Dwarf_Die mt;
+	struct tprint fp = *p;
+	fp.level = p->level + 4;
+	print_type(&fp, die_type(m, &mt) ? &mt : NULL, name ? name : "", show - 1, depth + 1);
+	Dwarf_Attribute a;
+	Dwarf_Word bits;
+	if (!is_static && dwarf_attr(m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
+		char num[32];
+		snprintf(num, sizeof(num), " : %" PRIu64, (uint64_t)bits);
+		lite_puts(p->b, num);
+	}
+	lite_puts(p->b, ";\n");
+}
+
+/* Whether the method named NAME of class CLS_NAME is a constructor
+   ("Box" in "Box<long>" too), a destructor or a conversion operator, the
+   methods gdb prints without a return type.  */
+static bool no_return_type(const char *name, const char *cls_name)
+{
+	size_t n = strlen(name);
+	if (name[0] == '~')
+		return true;
+	if (cls_name && !strncmp(cls_name, name, n) && (cls_name[n] == '\0' || cls_name[n] == '<'))
+		return true;
+	if (strncmp(name, "operator", 8) || !strchr(" \t", name[8]))
+		return false;
+	const char *s = name + 8;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!ident_char(*s) || (*s >= '0' && *s <= '9'))
+		return false;
+	for (const char *kw = "new"; kw; kw = strcmp(kw, "new") ? NULL : "delete") {
+		size_t k = strlen(kw);
+		if (!strncmp(s, kw, k) && !ident_char(s[k]))
+			return false;
+	}
+	return true;
+}
+
+/* One method: "    virtual int get() const;", "    static int count();".  */
+static void method(struct tprint *p, Dwarf_Die *m, const char *cls_name, int depth)
+{
+	const char *name = dwarf_diename(m);
+	Dwarf_Die first, pt;
+	/* A method has an artificial first parameter, "this"; a static one
+	   does not.  Template parameters may come before it.  */
+	bool found = dwarf_child(m, &first) == 0;
+	while (found && dwarf_tag(&first) != DW_TAG_formal_parameter)
+		found = dwarf_siblingof(&first, &first) == 0;
+	bool has_this = found && has_attr(&first, DW_AT_artificial);
+	indent(p, p->level + 4);
+	if (has_attr(m, DW_AT_vtable_elem_location))
+		lite_puts(p->b, "virtual ");
+	else if (!has_this)
+		lite_puts(p->b, "static ");
+	if (!no_return_type(name, cls_name)) {
+		print_type(p, die_type(m, &pt) ? &pt : NULL, "", -1, depth + 1);
+		lite_putc(p->b, ' ');
+	}
+	lite_puts(p->b, name);
+	lite_putc(p->b, '(');
+	Dwarf_Die c;
+	int printed = 0;
+	bool varargs = false;
+	if (dwarf_child(m, &c) == 0) {
+		do {
+			int tag = dwarf_tag(&c);
+			if (tag == DW_TAG_unspecified_parameters)
+				varargs = true;
+			if (tag != DW_TAG_formal_parameter || has_attr(&c, DW_AT_artificial))
+				continue;
+			if (printed++)
+				lite_puts(p->b, ", ");
+			print_type(p, die_type(&c, &pt) ? &pt : NULL, "", 0, depth + 1);
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	if (varargs)
+		lite_puts(p->b, printed ? ", ..." : "...");
+	lite_putc(p->b, ')');
+	/* The qualifiers of *this: "const", "volatile".  */
+	if (has_this && die_type(&first, &pt) && dwarf_tag(&pt) == DW_TAG_pointer_type &&
+	    die_type(&pt, &pt)) {
+		bool c_q = false, v_q = false;
+		for (int i = 0; i < 4; i++) {
+			int tag = dwarf_tag(&pt);
+			if (tag == DW_TAG_const_type)
+				c_q = true;
+			else if (tag == DW_TAG_volatile_type)
+				v_q = true;
+			else
+				break;
+			if (!die_type(&pt, &pt))
+				break;
+		}
+		lite_puts(p->b, c_q ? " const" : "");
+		lite_puts(p->b, v_q ? " volatile" : "");
+	}
+	lite_puts(p->b, ";\n");
+}
+
+/* The methods of CLS, overloads together in the order of their first
+   declaration, as gdb groups them; artificial ones hidden.  */
+static enum access methods(struct tprint *p, Dwarf_Die *cls, bool is_class, enum access section,
+			   int depth)
+{
+	size_t n = 0, cap = 0;
+	Dwarf_Die *v = NULL, m;
+	if (dwarf_child(cls, &m) == 0) {
+		do {
+			if (dwarf_tag(&m) != DW_TAG_subprogram || !dwarf_diename(&m))
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 16;
+				Dwarf_Die *nv = realloc(v, nc * sizeof(*nv));
+				if (!nv)
+					break;
+				v = nv;
+				cap = nc;
+			}
+			v[n++] = m;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	const char *cls_name = dwarf_diename(cls);
+	for (size_t i = 0; done && i < n; i++) {
+		if (done[i])
+			continue;
+		const char *name = dwarf_diename(&v[i]);
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || strcmp(dwarf_diename(&v[j]), name))
+				continue;
+			done[j] = true;
+			if (has_attr(&v[j], DW_AT_artificial))
+				continue;
+			section = access_label(p, section, member_access(&v[j], is_class));
+			method(p, &v[j], cls_name, depth);
+		}
+	}
+	free(done);
+	free(v);
+	return section;
+}
+
+/* The body of the class CLS (a full definition) at SHOW > 0, or of an
+   unnamed one.  */
+static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
+{
+	bool is_class = dwarf_tag(cls) == DW_TAG_class_type;
+	struct local_names ln = { .parent = p->names };
+	template_args(p, cls, &ln, depth);
+	/* Typedef lines see the template parameters, not the class's own
+	   typedefs.  */
+	struct local_names semi = ln;
+	struct tprint inner = *p, semi_p = *p;
+	inner.names = &ln;
+	semi_p.names = &semi;
+	base_classes(&inner, cls, is_class);
+	size_t n_template = ln.n;
+	add_typedefs(p, cls, &ln, depth);
+	semi.v = ln.v;
+	semi.n = n_template;
+	lite_puts(p->b, "{\n");
+
+	size_t n_fields = 0, n_methods = 0, n_typedefs = 0, n_shown_methods = 0;
+	Dwarf_Die m;
+	if (dwarf_child(cls, &m) == 0) {
+		do {
+			int tag = dwarf_tag(&m);
+			if (is_field(&m) || tag == DW_TAG_inheritance)
+				n_fields++;
+			else if (tag == DW_TAG_subprogram && dwarf_diename(&m)) {
+				n_methods++;
+				n_shown_methods += !has_attr(&m, DW_AT_artificial);
+			} else if (tag == DW_TAG_typedef)
+				n_typedefs++;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	if (!n_fields && !n_methods && !n_typedefs) {
+		indent(p, p->level + 4);
+		lite_puts(p->b, has_attr(cls, DW_AT_declaration) ? "<incomplete type>\n" : "<no data fields>\n");
+	}
+	bool labels = need_access_labels(cls, is_class);
+	enum access section = ACCESS_NONE;
+	if (dwarf_child(cls, &m) == 0) {
+		do {
+			if (!is_field(&m) || has_attr(&m, DW_AT_artificial))
+				continue;
+			if (labels)
+				section = access_label(p, section, member_access(&m, is_class));
+			field(&inner, &m, show, depth);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	if (n_shown_methods && section != ACCESS_NONE)
+		lite_putc(p->b, '\n');
+	section = methods(&inner, cls, is_class, section, depth);
+	if (n_typedefs) {
+		if (n_fields || n_methods)
+			lite_putc(p->b, '\n');
+		dwarf_child(cls, &m);
+		do {
+			Dwarf_Die target;
+			if (dwarf_tag(&m) != DW_TAG_typedef)
+				continue;
+			if (labels)
+				section = access_label(p, section, member_access(&m, is_class));
+			indent(p, p->level + 4);
+			lite_puts(p->b, "typedef ");
+			const char *name = dwarf_diename(&m);
+			semi_p.level = p->level + 4;
+			print_type(&semi_p, die_type(&m, &target) ? &target : NULL, name ? name : "",
+				   show - 1, depth + 1);
+			lite_puts(p->b, ";\n");
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	indent(p, p->level);
+	lite_putc(p->b, '}');
+	local_free(&ln);
+}
+
+/* A struct, union or class at SHOW > 0, or an unnamed one: "struct
+   ns::D : public ns::B {...}", "union {...}".  */
+static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
+{
+	Dwarf_Die full = *type;
+	if (p->t)
+		sg_type_complete(p->t, type, &full);
+	lite_puts(p->b, tag_keyword(dwarf_tag(&full)));
+	char *name = qualified_name(&full);
+	if (name) {
+		lite_puts(p->b, name);
+		if (show > 0)
+			lite_putc(p->b, ' ');
+		free(name);
+	}
+	if (show < 0) {
+		if (!dwarf_diename(&full))
+			lite_puts(p->b, "{...}");
+		return;
+	}
+	if (depth > MAX_TYPE_DEPTH) {
+		lite_puts(p->b, "{...}");
+		return;
+	}
+	class_body(p, &full, show, depth);
+}
+
+/* "ptype T": typedefs resolved, struct bodies spelled out, the
+   declarator kept: "struct node {...} *".  */
 char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 {
 	Dwarf_Die cur = *type;
@@ -284,38 +979,8 @@ char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 			break;
 		cur = next;
 	}
-	Dwarf_Die bottom = cur;
-	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
-		int tag = dwarf_tag(&bottom);
-		Dwarf_Die next;
-		if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type &&
-		     tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(&bottom, &next))
-			break;
-		bottom = next;
-	}
-	Dwarf_Die agg;
-	strip(&bottom, &agg);
-	int tag = dwarf_tag(&agg);
-	char *text = type_string(&cur, "");
-	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
-	    tag != DW_TAG_enumeration_type && tag != DW_TAG_class_type)
-		return text;
-	char *prefix = type_string(&bottom, "");
-	const char *qual = "";
-	if (!strncmp(prefix, "const ", 6))
-		qual = "const ";
 	struct sg_buf_lite b = { 0 };
-	size_t plen = strlen(prefix);
-	if (!strncmp(text, prefix, plen)) {
-		lite_puts(&b, qual);
-		ptype_body(t, &agg, &b);
-		lite_puts(&b, text + plen);
-		free(text);
-		text = b.s;
-	} else {
-		free(b.s);
-	}
-	free(prefix);
-	return text;
+	struct tprint p = { .t = t, .b = &b };
+	decl(&p, &cur, "", 1, 0);
+	return b.s ? b.s : strdup("");
 }
-
