@@ -316,13 +316,8 @@ static const char *gdb_base_name(const char *name)
 char *lsx_raw_type_name(const Dwarf_Die *type)
 {
 	Dwarf_Die d = *type, target;
-	const char *kw = "";
 	char *s = NULL;
 	switch (dwarf_tag(&d)) {
-	case DW_TAG_structure_type: kw = "struct "; break;
-	case DW_TAG_class_type: kw = "class "; break;
-	case DW_TAG_union_type: kw = "union "; break;
-	case DW_TAG_enumeration_type: kw = "enum "; break;
 	case DW_TAG_base_type: {
 		const char *n = dwarf_diename(&d);
 		return strdup(n ? gdb_base_name(n) : "?");
@@ -351,10 +346,7 @@ char *lsx_raw_type_name(const Dwarf_Die *type)
 	char *name = sg_type_qualified_name(&d);
 	if (!name)
 		return strdup("?");
-	char *c = canonical(name);
-	if (!c || asprintf(&s, "%s%s", kw, c) < 0)
-		s = NULL;
-	free(c);
+	s = canonical(name);
 	free(name);
 	return s;
 }
@@ -373,17 +365,6 @@ static char *spelling(const Dwarf_Die *type)
 		return s;
 	}
 	return sg_type_qualified_name(&d);
-}
-
-/* gdb's type printers format a default argument with str() of the class
-   arguments ("std::allocator<class X>"), which then neither looks up nor
-   equals the argument's name: templates over class types are never
-   recognised.  */
-static bool is_class(const Dwarf_Die *type)
-{
-	int tag = dwarf_tag((Dwarf_Die *)type);
-	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
-	       tag == DW_TAG_enumeration_type;
 }
 
 /* gcc's spelling of TEMPLATE<ARG> in DWARF names: "> >".  */
@@ -440,41 +421,17 @@ static bool is_default(const char *arg, const char *fmt, const char *a0, const c
 		snprintf(templ, sizeof(templ), "%.*s", (int)n, fmt);
 		want = spell(templ, a0);
 	}
-	bool same = want && !strcmp(want, arg);
+	/* GCC writes "const T" in some names and "T const" in others.  */
+	char *cw = want ? canonical(want) : NULL, *ca = canonical(arg);
+	bool same = cw && ca && !strcmp(cw, ca);
 	free(want);
+	free(cw);
+	free(ca);
 	return same;
 }
 
-/* The string typedefs of the type printers, by character type.  */
-static const char *string_typedef(const char *qname, const char *chname, bool view)
-{
-	static const struct { const char *ch, *str, *sv; } names[] = {
-		{ "char", "std::string", "std::string_view" },
-		{ "wchar_t", "std::wstring", "std::wstring_view" },
-		{ "char8_t", "std::u8string", "std::u8string_view" },
-		{ "char16_t", "std::u16string", "std::u16string_view" },
-		{ "char32_t", "std::u32string", "std::u32string_view" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(chname, names[i].ch))
-			continue;
-		char want[160];
-		if (view)
-			snprintf(want, sizeof(want), "std::basic_string_view<%s, std::char_traits<%s> >",
-				 chname, chname);
-		else
-			snprintf(want, sizeof(want), "basic_string<%s, std::char_traits<%s>, std::allocator<%s> >",
-				 chname, chname, chname);
-		const char *q = qname;
-		if (!view && (!strncmp(q, "std::__cxx11::", 14) || !strncmp(q, "std::", 5)))
-			q += !strncmp(q, "std::__cxx11::", 14) ? 14 : 5;
-		return !strcmp(q, want) ? (view ? names[i].sv : names[i].str) : NULL;
-	}
-	return NULL;
-}
-
 /* The type printers' names, for the arguments of a recognised template:
-   pointers as "T*", recognised classes by their names, others as str().  */
+   pointers as "T*", recognised templates by their names, others as str(). */
 static char *subtype_name(struct sg_target *t, const Dwarf_Die *type);
 
 static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *qname)
@@ -485,11 +442,6 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 	char *a0 = spelling(&a0d);
 	if (!a0)
 		return NULL;
-	const char *s = string_typedef(qname, a0, strstr(qname, "basic_string_view<") != NULL);
-	if (s) {
-		free(a0);
-		return strdup(s);
-	}
 	const char *base = !strncmp(qname, "std::__cxx11::", 14) ? qname + 14
 			   : !strncmp(qname, "std::", 5) ? qname + 5 : NULL;
 	const struct defaults *d = NULL;
@@ -498,10 +450,8 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 		if (!strncmp(base, template_defaults[i].name, n) && base[n] == '<')
 			d = &template_defaults[i];
 	}
-	bool has_a1 = lsx_template_arg(t, type, 1, &a1d), uses_a1 = false;
-	for (size_t i = 0; d && i < 5; i++)
-		uses_a1 |= d->args[i] && strstr(d->args[i], "{1}");
-	if (!d || is_class(&a0d) || (has_a1 && uses_a1 && is_class(&a1d))) {
+	bool has_a1 = lsx_template_arg(t, type, 1, &a1d);
+	if (!d) {
 		free(a0);
 		return NULL;
 	}
@@ -545,6 +495,35 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 	return out;
 }
 
+/* The string typedefs the type printers try, by name: one is used only
+   when the program's DWARF has the typedef and it names this very type
+   (gdb.lookup_type(name).strip_typedefs() == type).  */
+static char *string_typedef(struct sg_target *t, const char *qname)
+{
+	static const char *const names[] = {
+		"std::string", "std::wstring", "std::u8string", "std::u16string", "std::u32string",
+		"std::string_view", "std::wstring_view", "std::u8string_view", "std::u16string_view",
+		"std::u32string_view",
+	};
+	if (strncmp(qname, "std::basic_string", 17) && strncmp(qname, "std::__cxx11::basic_string<", 27))
+		return NULL;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		Dwarf_Die td, st;
+		struct sg_error *err = sg_lookup_type(t, names[i], &td);
+		if (err) {
+			sg_error_destroy(err);
+			continue;
+		}
+		sg_type_strip(&td, &st);
+		char *n = sg_type_qualified_name(&st);
+		bool same = n && !strcmp(n, qname);
+		free(n);
+		if (same)
+			return strdup(names[i]);
+	}
+	return NULL;
+}
+
 /* A recognised class's name, or NULL.  */
 static char *recognized_class(struct sg_target *t, const Dwarf_Die *type)
 {
@@ -552,7 +531,9 @@ static char *recognized_class(struct sg_target *t, const Dwarf_Die *type)
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
 		return NULL;
 	char *qname = sg_type_qualified_name(type);
-	char *s = qname ? recognize(t, type, qname) : NULL;
+	char *s = qname ? string_typedef(t, qname) : NULL;
+	if (!s && qname)
+		s = recognize(t, type, qname);
 	free(qname);
 	return s;
 }

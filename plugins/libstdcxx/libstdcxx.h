@@ -55,7 +55,7 @@ bool lsx_find_base(struct sg_target *t, const Dwarf_Die *type, const char *prefi
    its implementation struct IMPL derives from.  */
 struct sg_error *lsx_node_type(struct sg_target *t, const Dwarf_Die *impl, Dwarf_Die *ret);
 
-/* A type as gdb's str(gdb.Type) spells it ("struct P", "int"), and as the
+/* A type as gdb's str(gdb.Type) spells it in C++ ("P", "long", "int *"), and as the
    libstdc++ type printers recognise it ("std::vector<int>", "std::string").  */
 char *lsx_raw_type_name(const Dwarf_Die *type);
 char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type);

@@ -74,7 +74,7 @@ struct bitvec {
 	uint64_t start, finish, finish_bit, end;
 	uint64_t wsize;		/* bytes per word */
 	uint64_t length, capacity;
-	Dwarf_Die bit_type;	/* an integer type: gdb shows the bits as 0 and 1 */
+	Dwarf_Die bit_type;	/* bool: the printer's Python bools are C++ bools */
 };
 
 static bool is_bool(const struct sg_value *v)
@@ -105,12 +105,10 @@ static struct sg_error *bitvec_read(const struct sg_value *v, struct bitvec *b)
 	b->wsize = dwarf_attr(&pt, DW_AT_type, &a) && dwarf_formref_die(&a, &word) ? sg_type_size(&word) : 0;
 	err = sg_value_read_uint(p, &b->start);
 	sg_value_destroy(p);
-	struct sg_value *off;
-	if (!err && !(err = lsx_member_path(v, finish_bit, &off))) {
-		b->bit_type = *sg_value_type(off);
-		err = sg_value_read_uint(off, &b->finish_bit);
-		sg_value_destroy(off);
-	}
+	if (!err)
+		err = lsx_read_path(v, finish_bit, &b->finish_bit);
+	if (!err)
+		err = sg_value_template_type(v, 0, &b->bit_type);
 	if (!err)
 		err = lsx_read_path(v, finish, &b->finish);
 	if (!err)
