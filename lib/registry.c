@@ -3,6 +3,8 @@
 #include <config.h>
 #include "internal.h"
 
+#include <fnmatch.h>
+
 static const char *const kind_names[SG_REGISTRY_NKINDS] = {
 	[SG_REGISTRY_UNWINDER] = "unwinder",
 	[SG_REGISTRY_READER] = "reader",
@@ -111,6 +113,70 @@ void sg_registry_foreach(struct sg_session *s, enum sg_registry_kind kind,
 	for (size_t i = 0; i < s->nhandlers[kind]; i++)
 		if (fn(&s->handlers[kind][i].e, arg) != SG_CB_OK)
 			break;
+}
+
+const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const struct sg_value *v)
+{
+	Dwarf_Die type;
+	sg_type_strip(sg_value_type(v), &type);
+	char *name = sg_type_qualified_name(&type);
+	const struct sg_registry_entry *found = NULL;
+	for (size_t i = 0; name && !found && i < s->nhandlers[SG_REGISTRY_READER]; i++) {
+		const struct sg_registry_entry *e = &s->handlers[SG_REGISTRY_READER][i].e;
+		const struct sg_reader_ops *ops = e->ops;
+		if (e->pattern && fnmatch(e->pattern, name, 0) == 0 &&
+		    (!ops->match || ops->match(s, v, e->arg)))
+			found = e;
+	}
+	free(name);
+	return found;
+}
+
+enum reader_op { OP_SUMMARY, OP_CHILDREN, OP_BYTES };
+
+/* The reader of V that has operation OP.  */
+static struct sg_error *reader_with(struct sg_session *s, const struct sg_value *v, enum reader_op op,
+				    const struct sg_registry_entry **ret)
+{
+	static const char *const what[] = { "summary", "children", "bytes" };
+	const struct sg_registry_entry *e = sg_reader_lookup(s, v);
+	const struct sg_reader_ops *ops = e ? e->ops : NULL;
+	if (ops && ((op == OP_SUMMARY && ops->summary) || (op == OP_CHILDREN && ops->children) ||
+		    (op == OP_BYTES && ops->bytes))) {
+		*ret = e;
+		return NULL;
+	}
+	char *name = sg_type_qualified_name(sg_value_type(v));
+	struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP, "no reader gives the %s of %s",
+					       what[op], name ? name : "this type");
+	free(name);
+	return err;
+}
+
+struct sg_error *sg_value_summary(struct sg_session *s, const struct sg_value *v, char **ret)
+{
+	const struct sg_registry_entry *e;
+	struct sg_error *err = reader_with(s, v, OP_SUMMARY, &e);
+	return err ? err : ((const struct sg_reader_ops *)e->ops)->summary(s, v, ret, e->arg);
+}
+
+struct sg_error *sg_value_children(struct sg_session *s, const struct sg_value *v, size_t limit,
+				   int (*fn)(const char *name, struct sg_value *child, void *fn_arg),
+				   void *fn_arg)
+{
+	const struct sg_registry_entry *e;
+	struct sg_error *err = reader_with(s, v, OP_CHILDREN, &e);
+	return err ? err
+		   : ((const struct sg_reader_ops *)e->ops)->children(s, v, limit, fn, fn_arg, e->arg);
+}
+
+struct sg_error *sg_value_bytes(struct sg_session *s, const struct sg_value *v, size_t max, char **ret,
+				size_t *len_ret)
+{
+	const struct sg_registry_entry *e;
+	struct sg_error *err = reader_with(s, v, OP_BYTES, &e);
+	return err ? err
+		   : ((const struct sg_reader_ops *)e->ops)->bytes(s, v, max, ret, len_ret, e->arg);
 }
 
 void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)

@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -687,28 +686,6 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 
 /* ---- typed readers ---- */
 
-struct reader_find {
-	const char *name;
-	struct sg_session *session;
-	const struct sg_value *value;
-	const struct sg_registry_entry *found;
-};
-
-/* The first reader whose pattern matches the type's name and whose match
-   function (if any) accepts the value: libc++ and libstdc++ readers tell
-   layouts apart there by their DWARF members.  */
-static int match_reader(const struct sg_registry_entry *e, void *arg)
-{
-	struct reader_find *f = arg;
-	if (!e->pattern || fnmatch(e->pattern, f->name, 0) != 0)
-		return SG_CB_OK;
-	const struct sg_reader_ops *ops = e->ops;
-	if (ops->match && !ops->match(f->session, f->value, e->arg))
-		return SG_CB_OK;
-	f->found = e;
-	return SG_CB_ABORT;
-}
-
 struct child_print {
 	struct printer *p;
 	int depth;
@@ -782,6 +759,25 @@ static void put_summary_string(struct printer *p, const char *summary)
 	free(b.s);
 }
 
+/* JSON: a string reader's bytes, or else its summary decoded.  */
+static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops, void *arg,
+			      const struct sg_value *value, const char *summary)
+{
+	char *bytes;
+	size_t len;
+	if (ops->bytes && ops->hint == SG_HINT_STRING) {
+		struct sg_error *err = ops->bytes(p->sh->session, value, p->limit, &bytes, &len, arg);
+		if (err) {
+			put_error(p, err, NULL);
+			return;
+		}
+		sg_out_string_len(p->json, take_key(p), bytes, len);
+		free(bytes);
+		return;
+	}
+	put_summary_string(p, summary ? summary : "");
+}
+
 /* Print V with the typed reader registered for its type, if any, as gdb's
    pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
    In JSON a reader's value is its children: an array, an array of
@@ -803,12 +799,7 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	if (sg_value_at(p->t, &v->type, v->address, &value))
 		return false;
 	if (!cached) {
-		char *name = sg_type_qualified_name(type);
-		struct reader_find f = { .name = name, .session = p->sh->session, .value = value };
-		if (name)
-			sg_registry_foreach(p->sh->session, SG_REGISTRY_READER, match_reader, &f);
-		free(name);
-		entry = f.found;
+		entry = sg_reader_lookup(p->sh->session, value);
 		p->readers[p->nreaders++ % nslots].die = type->addr;
 		p->readers[(p->nreaders - 1) % nslots].entry = entry;
 	}
@@ -830,7 +821,7 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	if (summary && !p->json)
 		lite_puts(b, summary);
 	else if (p->json && !kids)
-		put_summary_string(p, summary ? summary : "");
+		put_reader_string(p, ops, entry->arg, value, summary);
 	free(summary);
 	if (kids) {
 		/* Text: the children go after " = " only when there are some,

@@ -78,6 +78,11 @@ struct sg_reader_ops {
 				     void *fn_arg, void *arg);
 	enum sg_display_hint hint;
 	void (*destroy)(void *arg);	/* may be NULL */
+	/* String-like readers: the bytes themselves, at most MAX, into a new
+	   NUL-terminated buffer *RET of *LEN_RET bytes (which may hold NULs).
+	   May be NULL.  */
+	struct sg_error *(*bytes)(struct sg_session *session, const struct sg_value *value,
+				  size_t max, char **ret, size_t *len_ret, void *arg);
 };
 
 /* PATTERN is a type name where a trailing "<*>" stands for any template
@@ -85,6 +90,25 @@ struct sg_reader_ops {
 SG_PUBLIC struct sg_error *sg_reader_register(struct sg_session *session, const char *name,
 					      const char *pattern, const struct sg_reader_ops *ops,
 					      void *arg);
+
+/* Readers for other plugins: the reader of VALUE's type (the first whose
+   pattern matches its qualified name and whose match accepts it), or
+   NULL.  The entry is borrowed from the session.  */
+SG_PUBLIC const struct sg_registry_entry *sg_reader_lookup(struct sg_session *session,
+							   const struct sg_value *value);
+/* VALUE through its reader: the summary ("std::vector of length 3,
+   capacity 4"); each child, at most LIMIT; a string's bytes, at most MAX
+   ("give me this std::string as bytes").  Without a reader that can, an
+   SG_ERROR_LOOKUP error naming the type.  */
+SG_PUBLIC struct sg_error *sg_value_summary(struct sg_session *session,
+					    const struct sg_value *value, char **ret);
+SG_PUBLIC struct sg_error *sg_value_children(struct sg_session *session,
+					     const struct sg_value *value, size_t limit,
+					     int (*fn)(const char *name, struct sg_value *child,
+						       void *fn_arg),
+					     void *fn_arg);
+SG_PUBLIC struct sg_error *sg_value_bytes(struct sg_session *session, const struct sg_value *value,
+					  size_t max, char **ret, size_t *len_ret);
 
 /* ---- Stack providers ------------------------------------------------- */
 
