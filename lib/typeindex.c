@@ -131,6 +131,12 @@ struct sg_name_index {
 	size_t nspecs, specs_cap;
 	bool specs_sorted;
 	struct abbrevs *ab;		/* the last unit's abbreviations */
+	/* Names recently committed, by string address: .debug_str holds each
+	   string once, and every unit repeats the same type names.  */
+	struct recent {
+		const char *s;
+		uint32_t name;
+	} recent[1024];
 
 	/* one unit's entries before they are committed */
 	struct pending {
@@ -323,8 +329,10 @@ static bool commit(struct sg_name_index *idx)
 {
 	for (size_t i = 0; i < idx->npending; i++) {
 		const struct pending *p = &idx->pending[i];
-		uint32_t h = str_hash(p->name);
-		uint32_t ni = strmap_find(&idx->name_map, p->name, h);
+		struct recent *r = &idx->recent[((uintptr_t)p->name >> 2) % SG_ARRAY_SIZE(idx->recent)];
+		uint32_t h = 0, ni = r->s == p->name ? r->name : NONE;
+		if (ni == NONE)
+			ni = strmap_find(&idx->name_map, p->name, h = str_hash(p->name));
 		if (ni == NONE) {
 			struct name *n = sg_array_push(&idx->names, &idx->nnames, &idx->names_cap,
 						       sizeof(*n));
@@ -337,6 +345,8 @@ static bool commit(struct sg_name_index *idx)
 				return false;
 			}
 		}
+		r->s = p->name;
+		r->name = ni;
 		struct sg_name_entry *e = sg_array_push(&idx->entries, &idx->nentries,
 							&idx->entries_cap, sizeof(*e));
 		if (!e)
@@ -364,7 +374,10 @@ struct attr_spec {
 struct abbrev {
 	uint32_t tag;
 	bool children;
+	bool skip;		/* no children, not indexed: skip FIXED_SIZE bytes */
 	uint32_t first, nattrs;	/* in the table's specs */
+	int32_t fixed_size;	/* of the attributes, or -1 if it varies */
+	unsigned sizes_for;	/* the abbrevs' SIZES_FOR when that was computed */
 };
 
 struct abbrevs {
@@ -374,6 +387,7 @@ struct abbrevs {
 	struct attr_spec *specs;
 	size_t nspecs, specs_cap;
 	bool valid;
+	unsigned sizes_for;	/* the unit's address and offset sizes, as a key */
 };
 
 static void abbrevs_destroy(struct abbrevs *t)
@@ -433,6 +447,7 @@ static bool read_abbrevs(const struct section *sec, Dwarf_Off offset, struct abb
 	if (t->valid && t->offset == offset)
 		return true;
 	t->valid = false;
+	t->sizes_for = 0;
 	t->ncodes = t->nspecs = 0;
 	if (offset >= sec->size)
 		return false;
@@ -480,6 +495,55 @@ static bool read_abbrevs(const struct section *sec, Dwarf_Off offset, struct abb
 	t->offset = offset;
 	t->valid = true;
 	return true;
+}
+
+/* The size of FORM when it does not depend on the data, else -1.  */
+static int form_size(uint16_t form, uint8_t version, uint8_t addr_size, uint8_t offset_size)
+{
+	switch (form) {
+	case DW_FORM_flag_present: case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_ref_sup4: case DW_FORM_strx4:
+	case DW_FORM_addrx4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return addr_size;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return offset_size;
+	case DW_FORM_ref_addr:
+		return version == 2 ? addr_size : offset_size;
+	default:
+		return -1;
+	}
+}
+
+/* Most DIEs the scan passes over (pointer and const types, members,
+   parameters) have no children and only fixed-size attributes: find out
+   whether A is one, for this unit's address and offset sizes.  Done on
+   first use: small units have big tables of which they use a few.  */
+static void abbrev_sizes(const struct abbrevs *t, struct abbrev *a, uint8_t version,
+			 uint8_t addr_size, uint8_t offset_size)
+{
+	int32_t size = 0;
+	for (uint32_t j = 0; j < a->nattrs && size >= 0; j++) {
+		int n = form_size(t->specs[a->first + j].form, version, addr_size, offset_size);
+		size = n < 0 ? -1 : size + n;
+	}
+	a->fixed_size = size;
+	a->skip = size >= 0 && !a->children && !indexed_tag(a->tag) && a->tag != DW_TAG_namespace;
+	a->sizes_for = t->sizes_for;
 }
 
 struct unit {
@@ -544,10 +608,17 @@ static bool read_die(const struct unit *u, struct cursor *c, struct die *d)
 		c->bad = true;
 		return false;
 	}
-	const struct abbrev *a = d->a = &u->ab->byc[code];
+	struct abbrev *a = &u->ab->byc[code];
+	if (a->sizes_for != u->ab->sizes_for)
+		abbrev_sizes(u->ab, a, u->version, u->addr_size, u->offset_size);
+	d->a = a;
 	d->name = NULL;
 	d->slow_name = d->decl = d->location = false;
 	d->sibling = d->spec = d->str_base = 0;
+	if (a->skip) {
+		skip(c, a->fixed_size);
+		return !c->bad;
+	}
 	const struct attr_spec *s = &u->ab->specs[a->first];
 	for (uint32_t i = 0; i < a->nattrs && !c->bad; i++) {
 		uint16_t form = s[i].form;
@@ -702,6 +773,7 @@ static bool scan_unit_raw(struct sg_name_index *idx, Dwarf_Off off, Dwarf_Off ne
 	if (next > idx->info.size || off + hsize >= next || (offset_size != 4 && offset_size != 8) ||
 	    !read_abbrevs(&idx->abbrev, abbrev_off, idx->ab))
 		return false;
+	idx->ab->sizes_for = 1 + (version == 2) + 2u * addr_size + 64u * offset_size;
 	struct unit u = { idx, idx->ab, off, next, version, addr_size, offset_size, 0 };
 	struct cursor c = { idx->info.data + off + hsize, idx->info.data + next, false };
 	struct die d;
