@@ -125,6 +125,11 @@ struct printer {
 		const struct sg_registry_entry *entry;	/* NULL: none */
 	} readers[8];
 	unsigned nreaders;
+	/* Virtual bases already printed in the current object.  */
+	const void *vbases[16];
+	unsigned nvbases;
+	bool as_base;		/* the next aggregate is a base class */
+	bool vptr;		/* the next value is a _vptr.X member */
 };
 
 /* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
@@ -140,6 +145,7 @@ struct nest {
 	/* Structs: the last item was a base class, whose ", " gdb writes
 	   after it; and the struct's name for pretty's "members of T:".  */
 	bool after_base;
+	bool has_bases;		/* gdb heads the members even if no base printed */
 	const char *name;
 };
 
@@ -180,7 +186,7 @@ static void nest_item(struct printer *p, struct nest *n, const char *name, struc
 		return;
 	}
 	if (p->pretty && n->kind != NEST_ARRAY) {
-		if (after_base && n->name) {
+		if ((after_base || (first && n->has_bases)) && n->name) {
 			/* gdb's heading for a class's own members.  */
 			lite_puts(b, "\n");
 			put_indent(p, b);
@@ -488,11 +494,58 @@ static uint64_t array_count(Dwarf_Die *array)
 	return any ? total : 0;
 }
 
+/* Where member or base class M starts in an object at ADDRESS: its
+   constant offset or, for a virtual base, the offset the object's vtable
+   gives (a DWARF expression over the object's address).  */
+static bool member_offset(struct sg_target *t, Dwarf_Die *m, uint64_t address, uint64_t *ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+	*ret = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
+		return true;
+	if (dwarf_formudata(&a, &off) == 0) {
+		*ret = off;
+		return true;
+	}
+	Dwarf_Op *ops;
+	size_t nops;
+	struct sg_dwarf_expr_ctx ctx = { .target = t };
+	struct sg_dwarf_result r;
+	if (!address || dwarf_getlocation(&a, &ops, &nops) != 0)
+		return false;
+	struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &ctx, &address, &r);
+	if (err || r.kind != SG_DWARF_ADDRESS) {
+		sg_error_destroy(err);
+		return false;
+	}
+	*ret = r.value - address;
+	return true;
+}
+
+static bool is_virtual_base(Dwarf_Die *m)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0;
+	return dwarf_attr(m, DW_AT_virtuality, &a) && dwarf_formudata(&a, &v) == 0 &&
+	       v != DW_VIRTUALITY_none;
+}
+
 static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 			  struct sg_buf_lite *b)
 {
 	Dwarf_Die full;
 	sg_type_complete(p->t, type, &full);
+	/* A new object (not a base of the one being printed) has its own
+	   virtual bases.  */
+	bool own = !p->as_base;
+	const void *saved[sizeof(p->vbases) / sizeof(p->vbases[0])];
+	unsigned nsaved = p->nvbases;
+	if (own) {
+		memcpy(saved, p->vbases, sizeof(saved));
+		p->nvbases = 0;
+	}
+	p->as_base = false;
 	struct nest n;
 	nest_open(p, &n, NEST_STRUCT, b);
 	char *type_name = qualified_name(&full);
@@ -505,11 +558,23 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			if (mtag == DW_TAG_inheritance) {
 				/* A base class: <ns::Base> = {...}, at its offset.  */
 				Dwarf_Die bt;
-				Dwarf_Word off = 0;
+				uint64_t off = 0;
 				if (!die_type(&m, &bt))
 					continue;
-				if (dwarf_attr(&m, DW_AT_data_member_location, &a))
-					dwarf_formudata(&a, &off);
+				n.has_bases = true;
+				if (is_virtual_base(&m)) {
+					/* gdb prints a virtual base once per object, where
+					   the walk first meets it.  */
+					const void *key = bt.addr;
+					bool seen = false;
+					for (unsigned k = 0; k < p->nvbases && !seen; k++)
+						seen = p->vbases[k] == key;
+					if (seen)
+						continue;
+					if (p->nvbases < sizeof(p->vbases) / sizeof(p->vbases[0]))
+						p->vbases[p->nvbases++] = key;
+				}
+				bool located = member_offset(p->t, &m, v->lvalue ? v->address : 0, &off);
 				char *bn = qualified_name(&bt), *label;
 				if (asprintf(&label, "<%s>", bn ? bn : "?") < 0)
 					label = NULL;
@@ -517,8 +582,13 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				free(bn);
 				struct val bv = { .type = bt, .lvalue = v->lvalue, .address = v->address + off };
 				if (!v->lvalue)
-					bv.bits = v->bits >> (8 * off);
-				put_value(p, &bv, false, depth + 1, b);
+					bv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+				p->as_base = true;
+				if (located)
+					put_value(p, &bv, false, depth + 1, b);
+				else
+					put_leaf(p, "<error: cannot locate the virtual base>", b);
+				p->as_base = false;
 				nest_base_end(p, &n, b);
 				free(label);
 				continue;
@@ -610,12 +680,18 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			}
 			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
 			if (!v->lvalue)
-				mv.bits = v->bits >> (8 * off);
+				mv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+			p->vptr = name && !strncmp(name, "_vptr.", 6);
 			put_value(p, &mv, false, depth + 1, b);
+			p->vptr = false;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
 	nest_close(p, &n, b);
 	free(type_name);
+	if (own) {
+		memcpy(p->vbases, saved, sizeof(saved));
+		p->nvbases = nsaved;
+	}
 }
 
 static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
@@ -1001,8 +1077,12 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			return;
 		}
 		if (p->fmt && p->fmt != 's') {
-			/* print/x and the like: the address as a number.  */
+			/* print/x and the like: the address as a number; gdb
+			   still names a vtable pointer's target.  */
+			bool vptr = p->vptr && p->fmt != 'a';
 			put_int(p, ptr, 8, false, false, b);
+			if (vptr && !p->json)
+				put_symbol(p->t, ptr, b);
 			return;
 		}
 		if (p->json) {
@@ -1141,27 +1221,26 @@ static struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, c
 				     struct val *ret);
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
-				    Dwarf_Die *type_ret, uint64_t *off_ret);
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret);
 
 /* NAME in the base classes of FULL, depth first, as C++ finds it.  */
 static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name, Dwarf_Die *type_ret,
-			  uint64_t *off_ret, int depth)
+			  uint64_t address, uint64_t *off_ret, int depth)
 {
 	Dwarf_Die m;
 	if (depth > MAX_TYPE_DEPTH || dwarf_child(full, &m) != 0)
 		return false;
 	do {
 		Dwarf_Die bt, bfull, st;
-		Dwarf_Attribute a;
-		Dwarf_Word off = 0;
-		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+		uint64_t off;
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt) ||
+		    !member_offset(t, &m, address, &off))
 			continue;
-		if (dwarf_attr(&m, DW_AT_data_member_location, &a))
-			dwarf_formudata(&a, &off);
 		strip(&bt, &st);
 		sg_type_complete(t, &st, &bfull);
 		uint64_t inner;
-		struct sg_error *err = find_member(t, &bfull, name, type_ret, &inner);
+		struct sg_error *err = find_member(t, &bfull, name, type_ret, address ? address + off : 0,
+						   &inner);
 		if (!err) {
 			*off_ret = off + inner;
 			return true;
@@ -1172,7 +1251,7 @@ static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name
 }
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
-				    Dwarf_Die *type_ret, uint64_t *off_ret)
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret)
 {
 	Dwarf_Die full, m;
 	sg_type_complete(t, agg, &full);
@@ -1191,7 +1270,7 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 			return NULL;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	if (find_in_bases(t, &full, name, type_ret, off_ret, 0))
+	if (find_in_bases(t, &full, name, type_ret, address, off_ret, 0))
 		return NULL;
 	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
 }
@@ -1518,7 +1597,8 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 						      "Attempt to extract a component of a value that is not a structure%s.",
 						      arrow ? " pointer" : "");
 				free(ts);
-			} else if (!(err = find_member(e->t, &t, field, &mt, &off))) {
+			} else if (!(err = find_member(e->t, &t, field, &mt,
+						       x->v.lvalue ? x->v.address : 0, &off))) {
 				x->v.type = mt;
 				x->v.address += off;
 			}

@@ -10,7 +10,9 @@ cmds=('print g_derived' 'print g_plain' 'print g_base' 'print *g_base' 'print g_
       'print g_color' 'print g_level' 'print g_flag' 'print g_derived.b' 'print g_derived.m'
       'print g_derived.d' 'print g_base->b' 'whatis g_derived' 'whatis g_base' 'whatis g_mode'
       'ptype ns::Plain' 'ptype g_plain' 'print sizeof(ns::Derived)' 'print sizeof(ns::Plain)'
-      'print/x g_derived.d')
+      'print/x g_derived.d' 'print g_diamond' 'print g_vl' 'print g_diamond.v' 'print g_diamond.r'
+      'print/x g_diamond' 'set print pretty on' 'print g_diamond' 'print g_derived' 'print g_vl'
+      'set print pretty off')
 args=()
 for c in "${cmds[@]}"; do
 	args+=(-ex "$c")
