@@ -72,6 +72,10 @@ pid=$FIXTURE_PID
 compare_gdb "$pid" "strings: SSO boundary (15, 16), long, empty, escapes, repeats, NUL" \
 	g_s g_s15 g_s16 g_long_s g_empty g_escapes g_rep g_nul 'g_s._M_string_length' \
 	g_sv g_esv g_sv_part
+# gdb writes characters past ASCII as the host locale allows; spyglass as
+# gdb does in a UTF-8 locale, so gdb runs in one here.
+LC_ALL=C.UTF-8 compare_gdb "$pid" "wide, UTF-16, UTF-32 strings and views; UTF-8 and stray bytes" \
+	g_ws g_ews g_wrep g_wrep2 g_u16 g_u32 g_wsv g_utf8 g_utf8rep
 compare_gdb "$pid" "vectors: empty, of strings, of structs, nested, large, of bool" \
 	g_v g_ev g_vs g_vp g_vv g_big g_vb g_evb g_vb70
 like "$OUT" '^\$1 = std::vector of length 3, capacity 4 = \{1, 2, 3\}$' "a vector with its capacity"
@@ -170,7 +174,8 @@ stop_fixture "$pid"
 # _M_size.
 start_fixture "$FIXTURES/sg-stl-cow" || exit 1
 pid=$FIXTURE_PID
-compare_gdb "$pid" "old ABI: strings" g_s g_s15 g_s16 g_long_s g_empty g_escapes g_rep g_nul
+LC_ALL=C.UTF-8 compare_gdb "$pid" "old ABI: strings" \
+	g_s g_s15 g_s16 g_long_s g_empty g_escapes g_rep g_nul g_ws g_wrep2 g_u16 g_u32 g_utf8
 compare_gdb "$pid" "old ABI: containers of strings, std::list, type names" \
 	g_vs g_vp g_l g_el g_ls g_sset g_map g_msv g_umsv g_dqs g_opts g_var2 g_optms g_tup
 print_all "$pid" g_cyclic g_bad_len g_bad_ptr

@@ -558,21 +558,62 @@ char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type)
 	return s ? s : lsx_raw_type_name(type);
 }
 
-static void put_byte(FILE *f, unsigned char c, char quote)
+/* One character as gdb writes it inside QUOTE, with the host in a UTF-8
+   locale: printable characters past ASCII as they are, raw bytes (LSX_RAW)
+   and control characters as octal escapes.  */
+static void put_char(FILE *f, uint32_t c, char quote)
 {
 	static const char named[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
 				      ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v', [033] = 'e' };
-	if (c == quote || c == '\\')
-		fprintf(f, "\\%c", c);
+	if (c & LSX_RAW)
+		fprintf(f, "\\%03" PRIo32, c & 0xff);
+	else if (c == (unsigned char)quote || c == '\\')
+		fprintf(f, "\\%c", (char)c);
 	else if (c < sizeof(named) && named[c])
 		fprintf(f, "\\%c", named[c]);
-	else if (c < 0x20 || c >= 0x7f)
-		fprintf(f, "\\%03o", c);
+	else if (c >= 0x20 && c < 0x7f)
+		fputc((int)c, f);
+	else if (c < 0xa0 || (c >= 0xd800 && c < 0xe000) || c > 0x10ffff)
+		fprintf(f, "\\%03" PRIo32, c);
+	else if (c < 0x800)
+		fprintf(f, "%c%c", 0xc0 | c >> 6, 0x80 | (c & 0x3f));
+	else if (c < 0x10000)
+		fprintf(f, "%c%c%c", 0xe0 | c >> 12, 0x80 | (c >> 6 & 0x3f), 0x80 | (c & 0x3f));
 	else
-		fputc(c, f);
+		fprintf(f, "%c%c%c%c", 0xf0 | c >> 18, 0x80 | (c >> 12 & 0x3f), 0x80 | (c >> 6 & 0x3f),
+			0x80 | (c & 0x3f));
 }
 
-char *lsx_quote(const unsigned char *s, size_t n, bool more)
+size_t lsx_utf8_decode(const unsigned char *s, size_t n, uint32_t *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char b = s[i];
+		size_t len = b >= 0xf0 && b < 0xf5 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 ? 2 : 1;
+		uint32_t c = len == 4 ? b & 7 : len == 3 ? b & 0xf : b & 0x1f;
+		bool ok = b >= 0xc2 && b < 0xf5 && i + len <= n;
+		for (size_t j = 1; ok && j < len; j++) {
+			ok = (s[i + j] & 0xc0) == 0x80;
+			c = c << 6 | (s[i + j] & 0x3f);
+		}
+		/* Overlong forms, surrogates and C1 controls stay bytes.  */
+		ok = ok && c >= 0xa0 && !(c >= 0xd800 && c < 0xe000) && c <= 0x10ffff &&
+		     !(len == 3 && c < 0x800) && !(len == 4 && c < 0x10000);
+		if (b < 0x80) {
+			out[k++] = b;
+			i++;
+		} else if (ok) {
+			out[k++] = c;
+			i += len;
+		} else {
+			out[k++] = LSX_RAW | b;
+			i++;
+		}
+	}
+	return k;
+}
+
+char *lsx_quote(const uint32_t *s, size_t n, const char *prefix, bool more)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -581,22 +622,22 @@ char *lsx_quote(const unsigned char *s, size_t n, bool more)
 		return NULL;
 	bool in_quote = false;
 	if (n == 0)
-		fputs("\"\"", f);
+		fprintf(f, "%s\"\"", prefix);
 	for (size_t i = 0; i < n;) {
 		size_t run = 1;
 		while (i + run < n && s[i + run] == s[i])
 			run++;
 		if (run > REPEAT_THRESHOLD) {
-			fputs(in_quote ? "\", '" : i ? ", '" : "'", f);
-			put_byte(f, s[i], '\'');
+			fprintf(f, "%s%s'", in_quote ? "\", " : i ? ", " : "", i ? "" : prefix);
+			put_char(f, s[i], '\'');
 			fprintf(f, "' <repeats %zu times>", run);
 			in_quote = false;
 		} else {
 			if (!in_quote)
-				fputs(i ? ", \"" : "\"", f);
+				fprintf(f, "%s%s\"", i ? ", " : "", i ? "" : prefix);
 			in_quote = true;
 			for (size_t k = 0; k < run; k++)
-				put_byte(f, s[i], '"');
+				put_char(f, s[i], '"');
 		}
 		i += run;
 	}

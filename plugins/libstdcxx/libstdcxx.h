@@ -60,9 +60,15 @@ struct sg_error *lsx_node_type(struct sg_target *t, const Dwarf_Die *impl, Dwarf
 char *lsx_raw_type_name(const Dwarf_Die *type);
 char *lsx_type_name(struct sg_target *t, const Dwarf_Die *type);
 
-/* gdb's quoted string of the N bytes at S with repeat blocks, and "..."
-   when MORE.  */
-char *lsx_quote(const unsigned char *s, size_t n, bool more);
+/* gdb's quoted string of the N characters (code points, or LSX_RAW | a
+   byte) at S with repeat blocks and PREFIX ("", "L", "u", "U") before the
+   first quote only, as gdb writes it; "..." when MORE.  */
+#define LSX_RAW UINT32_C(0x80000000)
+char *lsx_quote(const uint32_t *s, size_t n, const char *prefix, bool more);
+/* The N bytes at S as characters: valid UTF-8 sequences of printable code
+   points become one each, other bytes past ASCII LSX_RAW | byte.  Returns
+   the count, at most N.  */
+size_t lsx_utf8_decode(const unsigned char *s, size_t n, uint32_t *out);
 
 /* "NAME with 1 element", "NAME with N elements".  */
 struct sg_error *lsx_with_elements(const char *name, uint64_t n, char **ret);
