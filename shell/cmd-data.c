@@ -275,8 +275,11 @@ static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
 			sg_out_array_end(p->json);
 		return;
 	}
-	if (n->kind == NEST_STRUCT && (n->first || n->after_base))
-		lite_puts(b, "<No data fields>");
+	if (n->kind == NEST_STRUCT && (n->first || n->after_base)) {
+		/* gdb closes right after it, also in pretty mode.  */
+		lite_puts(b, "<No data fields>}");
+		return;
+	}
 	if (p->pretty && n->kind != NEST_ARRAY && !n->first) {
 		lite_putc(b, '\n');
 		put_indent(p, b);
@@ -647,7 +650,8 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bit_size) == 0;
 			if (bitfield && dwarf_attr(&m, DW_AT_data_bit_offset, &a))
 				dwarf_formudata(&a, &bit_off);
-			nest_item(p, &n, name ? name : "<anonymous>", b);
+			/* gdb writes an anonymous struct or union bare: {a = 1, {x = 2}}. */
+			nest_item(p, &n, name ? name : p->json ? "<anonymous>" : NULL, b);
 			if (bitfield) {
 				uint64_t word = 0;
 				size_t byte = bit_off / 8, shift = bit_off % 8;
@@ -1100,10 +1104,9 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		char tmp[32];
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, ptr);
 		lite_puts(b, tmp);
+		put_symbol(p->t, ptr, b);
 		if (chars && ptr)
 			put_string_at(p->t, ptr, p->limit, b);
-		else if (!chars)
-			put_symbol(p->t, ptr, b);
 		return;
 	}
 	case DW_TAG_enumeration_type: {

@@ -27,6 +27,26 @@ if have_gdb; then
 else
 	skip "gdb not installed"
 fi
+# Raw library objects (print/r): anonymous unions printed bare, empty
+# bases as <No data fields>, char pointers with their symbol, flat and
+# pretty, against gdb.
+start_fixture "$FIXTURES/sg-stl" || exit 1
+stl_pid=$FIXTURE_PID
+rcmds=('print/r g_s' 'print/r g_v' 'print/r g_map' 'set print pretty on' 'print/r g_s' 'print/r g_map')
+rargs=()
+for c in "${rcmds[@]}"; do
+	rargs+=(-ex "$c")
+done
+sg -p "$stl_pid" "${rargs[@]}"
+if have_gdb; then
+	sg_raw=$OUT
+	gdb_batch "$stl_pid" "${rcmds[@]}"
+	is "$sg_raw" "$GDB_OUT" "print/r of std::string, vector and map matches gdb, flat and pretty"
+else
+	skip "gdb not installed"
+fi
+stop_fixture "$stl_pid"
+
 sg -p "$pid" -ex 'print g_derived.nosuch'
 is "$ERR" "There is no member named nosuch." "an unknown member, bases searched too"
 check_running "$pid" "target runs"
