@@ -145,86 +145,228 @@ static const char *tag_keyword(int tag)
 
 /* ---- Local names: a class's template parameters and typedefs ----
 
-   gdb prints a type inside a class body by the name the class gives it:
-   its template parameters first, then its typedefs and its bases'
-   typedefs; an enclosing class's names win over the inner ones.  Types
-   are compared by their spelling with typedefs and qualifiers removed.  */
+   gdb prints a type inside a class body by the name the class gives it,
+   found in a libiberty hash table of the class's template parameters, then
+   its typedefs and its bases' typedefs (an enclosing class's table is
+   copied first).  The table hashes a type's own name ("<unnamed type>"
+   for a pointer) and compares with types_equal, which sees through
+   typedefs; so whether "int" finds "typedef int value_type" depends on
+   where the probe sequence runs, and gdb 13.1 prints an int member as
+   "int" but an "Inner *" member as "ptr" when the class has "typedef
+   Inner *ptr".  This emulates that table: same hash function, sizes,
+   probing and insertion order.  */
 
-struct local_name {
-	const char *name;
-	char *key;		/* NULL: the entry names only its own typedef */
-	Dwarf_Off typedef_off;	/* the typedef's DIE, 0 for a template parameter */
+struct local_entry {
+	const char *name;	/* NULL: an empty slot */
+	Dwarf_Die type;		/* the parameter's type, or the typedef */
 };
 
 struct local_names {
-	const struct local_names *parent;
-	struct local_name *v;
-	size_t n, cap;
+	size_t size, n;
+	struct local_entry *slot;
 };
 
-static char *type_key(Dwarf_Die *type);
-
-/* The local name of TYPE, whose key is KEY.  */
-static const char *local_lookup(const struct local_names *ln, Dwarf_Die *type, const char *key)
+static bool same_die(Dwarf_Die *a, Dwarf_Die *b)
 {
-	if (!ln)
+	return dwarf_dieoffset(a) == dwarf_dieoffset(b) &&
+	       dwarf_cu_getdwarf(a->cu) == dwarf_cu_getdwarf(b->cu);
+}
+
+static void strip_cv(Dwarf_Die *type)
+{
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(type);
+		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(type, type))
+			return;
+	}
+}
+
+/* The name gdb gives TYPE (qualifiers share their type's name), as DWARF
+   spells it; NULL when unnamed.  */
+static char *gdb_type_name(Dwarf_Die *type)
+{
+	Dwarf_Die t = *type;
+	strip_cv(&t);
+	int tag = dwarf_tag(&t);
+	if (!dwarf_diename(&t) || (tag != DW_TAG_typedef && tag != DW_TAG_base_type &&
+				   tag != DW_TAG_enumeration_type && !is_aggregate_tag(tag)))
 		return NULL;
-	const char *r = local_lookup(ln->parent, type, key);
-	Dwarf_Off off = type && dwarf_tag(type) == DW_TAG_typedef ? dwarf_dieoffset(type) : 0;
-	for (size_t i = 0; !r && i < ln->n; i++)
-		if ((off && ln->v[i].typedef_off == off) ||
-		    (key && ln->v[i].key && !strcmp(ln->v[i].key, key)))
-			r = ln->v[i].name;
+	if (tag == DW_TAG_base_type || !is_cplus(&t))
+		return strdup(dwarf_diename(&t));
+	return sg_type_qualified_name(&t);
+}
+
+/* libiberty's htab_hash_string.  */
+static uint32_t hash_string(const char *s)
+{
+	uint32_t r = 0;
+	for (; *s; s++)
+		r = r * 67 + (unsigned char)*s - 113;
 	return r;
 }
 
-/* Whether gdb 13 lets a class typedef of TYPE rename other spellings of
-   TYPE: it does for structs, unions, enums and pointers to them, not for
-   "int", "const char *" or "int [2]" (seen on gdb 13.1: "typedef int
-   value_type" leaves an int member "int").  */
-static bool typedef_renames(Dwarf_Die *type)
+/* gdb's code classes, enough for types_equal.  */
+static int type_code(Dwarf_Die *t)
 {
-	Dwarf_Die cur = *type, next;
-	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
-		int tag = dwarf_tag(&cur);
-		if (is_aggregate_tag(tag) || tag == DW_TAG_enumeration_type)
-			return true;
-		if (!die_type(&cur, &next))
-			return false;
-		cur = next;
+	int tag = dwarf_tag(t);
+	if (tag == DW_TAG_class_type)
+		return DW_TAG_structure_type;
+	if (tag == DW_TAG_base_type) {
+		Dwarf_Attribute a;
+		Dwarf_Word enc = 0;
+		if (dwarf_attr(t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		return enc == DW_ATE_float ? -1 : enc == DW_ATE_boolean ? -2 : -3;
 	}
-	return false;
+	return tag;
 }
 
-/* Add NAME for TYPE: a template parameter, or the typedef TYPE.  */
-static void local_add(struct local_names *ln, const char *name, Dwarf_Die *type)
+static void resolve(Dwarf_Die *t)
 {
-	bool is_typedef = dwarf_tag(type) == DW_TAG_typedef;
-	char *key = !is_typedef || typedef_renames(type) ? type_key(type) : NULL;
-	if (!name || (!key && !is_typedef) || (key && local_lookup(ln, NULL, key))) {
-		free(key);
-		return;
-	}
-	if (ln->n == ln->cap) {
-		size_t cap = ln->cap ? 2 * ln->cap : 8;
-		struct local_name *v = realloc(ln->v, cap * sizeof(*v));
-		if (!v) {
-			free(key);
+	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
+		int tag = dwarf_tag(t);
+		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) ||
+		    !die_type(t, t))
 			return;
-		}
-		ln->v = v;
-		ln->cap = cap;
 	}
-	ln->v[ln->n].name = name;
-	ln->v[ln->n].typedef_off = is_typedef ? dwarf_dieoffset(type) : 0;
-	ln->v[ln->n++].key = key;
+}
+
+static bool names_equal(Dwarf_Die *a, const char *b_name)
+{
+	char *an = gdb_type_name(a);
+	bool eq = an && b_name && !strcmp(an, b_name);
+	free(an);
+	return eq;
+}
+
+/* gdb's types_equal (gdbtypes.c) of A and B, or of A and the type a name
+   component TEXT stands for (a base type, else a class).  */
+static bool types_equal(Dwarf_Die *a_in, Dwarf_Die *b_in, const char *text, int depth)
+{
+	if (depth > MAX_TYPE_DEPTH)
+		return false;
+	if (b_in && same_die(a_in, b_in))
+		return true;
+	Dwarf_Die a = *a_in, b;
+	resolve(&a);
+	int ac = type_code(&a);
+	if (text) {
+		bool base = base_word(text) > 0;
+		if (base ? ac >= 0 : !is_aggregate_tag(ac) && ac != DW_TAG_enumeration_type)
+			return false;
+		return names_equal(&a, base ? gdb_base_name(text) : text);
+	}
+	b = *b_in;
+	resolve(&b);
+	if (ac != type_code(&b))
+		return false;
+	Dwarf_Die at, bt;
+	if (ac == DW_TAG_pointer_type || ac == DW_TAG_reference_type) {
+		bool ha = die_type(&a, &at), hb = die_type(&b, &bt);
+		if (!ha || !hb)
+			return ha == hb;
+		return types_equal(&at, &bt, NULL, depth + 1);
+	}
+	char *bn = gdb_type_name(&b);
+	bool eq = names_equal(&a, bn);
+	free(bn);
+	return eq || same_die(&a, &b);
+}
+
+static const size_t primes[] = { 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 4093, 8191, 16381, 32749 };
+
+static size_t higher_prime(size_t n)
+{
+	for (size_t i = 0; i < sizeof(primes) / sizeof(primes[0]); i++)
+		if (primes[i] >= n)
+			return primes[i];
+	return primes[sizeof(primes) / sizeof(primes[0]) - 1];
+}
+
+static bool local_init(struct local_names *ln)
+{
+	ln->size = higher_prime(10);
+	ln->n = 0;
+	ln->slot = calloc(ln->size, sizeof(*ln->slot));
+	return ln->slot != NULL;
 }
 
 static void local_free(struct local_names *ln)
 {
-	for (size_t i = 0; i < ln->n; i++)
-		free(ln->v[i].key);
-	free(ln->v);
+	free(ln->slot);
+	ln->slot = NULL;
+	ln->size = ln->n = 0;
+}
+
+static uint32_t entry_hash(Dwarf_Die *type, const char *text)
+{
+	char *name = type ? gdb_type_name(type) : NULL;
+	uint32_t h = hash_string(name ? name : text ? text : "<unnamed type>");
+	free(name);
+	return h;
+}
+
+/* The slot of TYPE (or TEXT): its entry, or the empty slot ending its
+   probe sequence; NULL when the table is full.  */
+static struct local_entry *probe(const struct local_names *ln, Dwarf_Die *type, const char *text,
+				 bool compare)
+{
+	if (!ln->size)
+		return NULL;
+	uint32_t h = entry_hash(type, text);
+	size_t idx = h % ln->size, step = 1 + h % (ln->size - 2);
+	for (size_t i = 0; i < ln->size; i++) {
+		struct local_entry *e = &ln->slot[idx];
+		if (!e->name || (compare && types_equal(&e->type, type, text, 0)))
+			return e;
+		idx = (idx + step) % ln->size;
+	}
+	return NULL;
+}
+
+static void local_add(struct local_names *ln, const char *name, Dwarf_Die *type)
+{
+	if (!name || !ln->slot)
+		return;
+	if (ln->size * 3 <= ln->n * 4) {
+		/* htab_expand: rehash in slot order.  */
+		size_t nsize = ln->n * 2 > ln->size ? higher_prime(ln->n * 2) : ln->size;
+		struct local_names big = { .size = nsize, .n = ln->n };
+		big.slot = calloc(nsize, sizeof(*big.slot));
+		if (!big.slot)
+			return;
+		for (size_t i = 0; i < ln->size; i++) {
+			struct local_entry *e = ln->slot[i].name ? probe(&big, &ln->slot[i].type, NULL, false) : NULL;
+			if (e)
+				*e = ln->slot[i];
+		}
+		free(ln->slot);
+		*ln = big;
+	}
+	struct local_entry *e = probe(ln, type, NULL, true);
+	if (e && !e->name) {
+		e->name = name;
+		e->type = *type;
+		ln->n++;
+	}
+}
+
+/* A new table with ORIG's entries, as gdb copies one.  */
+static bool local_copy(struct local_names *ln, const struct local_names *orig)
+{
+	if (!local_init(ln))
+		return false;
+	for (size_t i = 0; orig && i < orig->size; i++)
+		if (orig->slot[i].name)
+			local_add(ln, orig->slot[i].name, &orig->slot[i].type);
+	return true;
+}
+
+/* The local name of TYPE, or of the name component TEXT.  */
+static const char *local_lookup(const struct local_names *ln, Dwarf_Die *type, const char *text)
+{
+	struct local_entry *e = ln ? probe(ln, type, text, true) : NULL;
+	return e ? e->name : NULL;
 }
 
 /* ---- Declarations ---- */
@@ -253,9 +395,7 @@ static void indent(struct tprint *p, int n)
 static void print_type(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth)
 {
 	if (p->names && type) {
-		char *key = type_key(type);
-		const char *local = local_lookup(p->names, type, key);
-		free(key);
+		const char *local = local_lookup(p->names, type, NULL);
 		if (local) {
 			/* The qualifiers stay: "const T".  */
 			Dwarf_Die cur = *type, next;
@@ -318,15 +458,102 @@ static void params(struct tprint *p, Dwarf_Die *fn, int depth)
 	lite_putc(p->b, ')');
 }
 
+/* The length of the name at S: a base type's words ("unsigned long"),
+   or an identifier with its scopes and template arguments.  */
+static size_t name_token(const char *s)
+{
+	size_t n = base_word(s);
+	if (n) {
+		size_t more;
+		while (s[n] == ' ' && (more = base_word(s + n + 1)))
+			n += 1 + more;
+		return n;
+	}
+	int depth = 0;
+	for (n = 0; s[n]; n++) {
+		char c = s[n];
+		if (c == '<')
+			depth++;
+		else if (c == '>' && depth > 0)
+			depth--;
+		else if (depth == 0 && !ident_char(c) && !(c == ':' && s[n + 1] == ':') &&
+			 !(c == ':' && n > 0 && s[n - 1] == ':'))
+			break;
+	}
+	return n;
+}
+
+/* NAME with the class's local names put in its template arguments, as
+   gdb's canonical form does: "std::vector<_Tp, _Alloc>".  */
+static void put_local_name(struct tprint *p, const char *name, int depth)
+{
+	struct sg_buf_lite *b = p->b;
+	const char *s = name;
+	while (*s) {
+		if (!ident_char(*s) || (*s >= '0' && *s <= '9')) {
+			if (*s == '>') {
+				/* "<_Tp, _Alloc>" but "<A<int> >".  */
+				while (b->len && b->s[b->len - 1] == ' ')
+					b->s[--b->len] = '\0';
+				if (b->len && b->s[b->len - 1] == '>')
+					lite_putc(b, ' ');
+				lite_putc(b, '>');
+				s++;
+				continue;
+			}
+			lite_putc(b, *s++);
+			continue;
+		}
+		size_t n = name_token(s);
+		char *tok = strndup(s, n);
+		const char *local = depth ? local_lookup(p->names, NULL, tok) : NULL;
+		if (local) {
+			lite_puts(b, local);
+		} else {
+			/* Its scopes as they are, its template arguments renamed.  */
+			char *lt = strchr(tok, '<');
+			if (lt && depth < MAX_TYPE_DEPTH) {
+				for (char *c = tok; c <= lt; c++)
+					lite_putc(b, *c);
+				put_local_name(p, lt + 1, depth + 1);
+			} else {
+				lite_puts(b, tok);
+			}
+		}
+		free(tok);
+		s += n;
+	}
+}
+
+/* TYPE's qualified name, its template arguments renamed by the local
+   names, in gdb's canonical spelling.  */
+static void put_name(struct tprint *p, Dwarf_Die *type)
+{
+	if (!p->names || !is_cplus(type)) {
+		char *q = qualified_name(type);
+		lite_puts(p->b, q ? q : "(null)");
+		free(q);
+		return;
+	}
+	char *raw = sg_type_qualified_name(type);
+	struct sg_buf_lite tmp = { 0 };
+	struct tprint tp = *p;
+	tp.b = &tmp;
+	put_local_name(&tp, raw ? raw : "(null)", 0);
+	char *c = canonical_name(tmp.s ? tmp.s : "");
+	lite_puts(p->b, c);
+	free(c);
+	free(tmp.s);
+	free(raw);
+}
+
 /* A named type as gdb names it at SHOW <= 0: the keyword in C, the
    qualified name, or the class's local name for it.  */
 static void type_name(struct tprint *p, Dwarf_Die *type)
 {
 	int tag = dwarf_tag(type);
 	lite_puts(p->b, tag_keyword(tag));
-	char *key = p->names ? type_key(type) : NULL;
-	const char *local = local_lookup(p->names, type, key);
-	free(key);
+	const char *local = local_lookup(p->names, type, NULL);
 	if (local) {
 		lite_puts(p->b, local);
 		return;
@@ -335,9 +562,7 @@ static void type_name(struct tprint *p, Dwarf_Die *type)
 		lite_puts(p->b, gdb_base_name(dwarf_diename(type)));
 		return;
 	}
-	char *q = qualified_name(type);
-	lite_puts(p->b, q ? q : "{...}");
-	free(q);
+	put_name(p, type);
 }
 
 /* The C declaration of INNER (a declarator, maybe empty) with TYPE (NULL
@@ -481,18 +706,6 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		}
 	}
 	free(in.s);
-}
-
-/* A type's identity for the local names: its spelling without typedefs
-   and qualifiers.  */
-static char *type_key(Dwarf_Die *type)
-{
-	Dwarf_Die st;
-	strip(type, &st);
-	struct sg_buf_lite b = { 0 };
-	struct tprint p = { .b = &b };
-	decl(&p, &st, "", -1, 0);
-	return b.s;
 }
 
 char *type_string(Dwarf_Die *type, const char *inner)
@@ -702,12 +915,11 @@ static void base_classes(struct tprint *p, Dwarf_Die *cls, bool is_class)
 		lite_puts(p->b, virt ? " virtual " : " ");
 		Dwarf_Die st;
 		strip(&bt, &st);
-		char *key = p->names ? type_key(&st) : NULL;
-		const char *local = local_lookup(p->names, &st, key);
-		free(key);
-		char *q = local ? NULL : qualified_name(&st);
-		lite_puts(p->b, local ? local : q ? q : "(null)");
-		free(q);
+		const char *local = local_lookup(p->names, &st, NULL);
+		if (local)
+			lite_puts(p->b, local);
+		else
+			put_name(p, &st);
 		first = false;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	if (!first)
@@ -870,19 +1082,20 @@ static enum access methods(struct tprint *p, Dwarf_Die *cls, bool is_class, enum
 static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 {
 	bool is_class = dwarf_tag(cls) == DW_TAG_class_type;
-	struct local_names ln = { .parent = p->names };
+	struct local_names ln, semi = { 0 };
+	if (!local_copy(&ln, p->names)) {
+		lite_puts(p->b, "{...}");
+		return;
+	}
 	template_args(p, cls, &ln, depth);
-	/* Typedef lines see the template parameters, not the class's own
-	   typedefs.  */
-	struct local_names semi = ln;
 	struct tprint inner = *p, semi_p = *p;
 	inner.names = &ln;
 	semi_p.names = &semi;
 	base_classes(&inner, cls, is_class);
-	size_t n_template = ln.n;
+	/* Typedef lines see the template parameters, not the class's own
+	   typedefs.  */
+	local_copy(&semi, &ln);
 	add_typedefs(p, cls, &ln, depth);
-	semi.v = ln.v;
-	semi.n = n_template;
 	lite_puts(p->b, "{\n");
 
 	size_t n_fields = 0, n_methods = 0, n_typedefs = 0, n_shown_methods = 0;
@@ -939,6 +1152,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	indent(p, p->level);
 	lite_putc(p->b, '}');
 	local_free(&ln);
+	local_free(&semi);
 }
 
 /* A struct, union or class at SHOW > 0, or an unnamed one: "struct

@@ -38,8 +38,12 @@ derived=('whatis g_derived' 'whatis &g_derived' 'ptype &g_derived' 'whatis g_bas
 
 # gdb_batch drops empty lines, and ptype's blank lines are part of what
 # is compared: this keeps them, dropping only gdb's attach chatter.
-gdb_keep_blank() {
+gdb_keep_blank() {	# gdb_keep_blank [-iex CMD] COMMAND...
 	local args=() c
+	if [ "$1" = -iex ]; then
+		args+=(-iex "$2")
+		shift 2
+	fi
 	for c in "$@"; do
 		args+=(-ex "$c")
 	done
@@ -67,6 +71,27 @@ compare "classes" "${classes[@]}"
 compare "templates" "${templates[@]}"
 compare "members" "${members[@]}"
 compare "pointers, references, arrays" "${derived[@]}"
+
+# libstdc++'s classes: hundreds of methods and typedefs, and the local
+# names gdb's hash table picks for them.  gdb's Python type printers would
+# print just "std::vector<int>", so gdb runs without auto-loading them
+# (spyglass has no type printers yet).
+start_fixture "$FIXTURES/sg-stl" || exit 1
+stl_pid=$FIXTURE_PID
+stl=('ptype g_v' 'ptype g_s' 'ptype g_l' 'ptype g_map' 'ptype g_sp' 'ptype g_up')
+args=()
+for c in "${stl[@]}"; do
+	args+=(-ex "$c")
+done
+sg -p "$stl_pid" "${args[@]}"
+ok $STATUS "libstdc++ classes: all ${#stl[@]} commands succeed${ERR:+: $ERR}"
+if have_gdb; then
+	pid=$stl_pid gdb_keep_blank -iex 'set auto-load off' "${stl[@]}"
+	is "$OUT" "$GDB_OUT" "libstdc++ classes: as gdb prints them without type printers"
+else
+	skip "libstdc++ classes: gdb not installed"
+fi
+stop_fixture "$stl_pid"
 
 # Checks that hold without gdb.
 sg -p "$pid" -ex 'ptype ns::Diamond' -ex 'ptype ns::Counter'
