@@ -11,7 +11,7 @@ sg --plugin "$example" -ex 'hello' -ex 'hello tester' -ex 'plugin list'
 like "$OUT" '^Hello, world \(call 1\)\.$' "the example's command runs"
 like "$OUT" '^Hello, tester \(call 2\)\.$' "its state lives across calls"
 like "$OUT" "^example +1\.0 +$(readlink -f "$example")\$" "plugin list names it"
-like "$OUT" '1 command, 0 unwinders, 0 readers, 0 stack providers' "plugin list counts what it registered"
+like "$OUT" "2 commands, 0 unwinders, 0 readers, 0 stack providers" "plugin list counts what it registered"
 sg --plugin "$example" -ex 'help hello'
 like "$OUT" '^Usage: hello \[NAME\]$' "help knows the plugin's command"
 
@@ -110,4 +110,20 @@ fi
 SPYGLASS_PLUGIN_PATH= sg --json --plugin "$example" -ex 'plugin list' -ex 'hello json'
 like "$OUT" '^\{"plugins":\[\{"name":"example","version":"1\.0",' "plugin list in JSON"
 like "$OUT" '^\{"greeting":"json","pid":null,"calls":1\}$' "a plugin command in JSON"
+
+# One plugin reads library objects through another's readers: the
+# example's "elements" asks the core for the reader of a std::vector and a
+# std::map (the libstdcxx plugin's), their summary and their children.
+start_fixture "$FIXTURES/sg-stl" || exit 1
+stl=$FIXTURE_PID
+sg --plugin "$example" -p "$stl" -ex 'elements g_v' -ex 'elements g_map' -ex 'elements g_vv'
+like "$OUT" '^g_v: std::vector of length 3, capacity [0-9]+, 3 children$' "a vector's elements through the core"
+like "$OUT" '^g_map: std::map with 2 elements, 4 children$' "a map's keys and values through the core"
+like "$OUT" '^g_vv: std::vector of length 2, capacity [0-9]+, 2 children$' "a nested vector"
+sg --plugin "$example" -p "$stl" -ex 'elements g_nosuch'
+is "$ERR" "no variable g_nosuch" "an unknown variable"
+SPYGLASS_PLUGIN_PATH= sg --plugin "$example" -p "$stl" -ex 'elements g_v'
+like "$ERR" '^no reader gives the summary of std::vector<int, std::allocator<int> >$' \
+	"without the libstdcxx plugin: no reader, one error line"
+check_running "$stl" "target runs"
 done_testing
