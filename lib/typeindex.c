@@ -371,10 +371,20 @@ struct attr_spec {
 	uint16_t name, form;
 };
 
+/* An attribute the index reads, at a fixed place in the DIE.  */
+struct wanted {
+	uint16_t name, form;
+	uint32_t offset;	/* from the end of the abbreviation code */
+	uint8_t size;
+};
+#define MAX_WANTED 6
+
 struct abbrev {
 	uint32_t tag;
 	bool children;
 	bool skip;		/* no children, not indexed: skip FIXED_SIZE bytes */
+	uint8_t nwanted;	/* with FIXED_SIZE >= 0: WANTED lists what to read */
+	struct wanted wanted[MAX_WANTED];
 	uint32_t first, nattrs;	/* in the table's specs */
 	int32_t fixed_size;	/* of the attributes, or -1 if it varies */
 	unsigned sizes_for;	/* the abbrevs' SIZES_FOR when that was computed */
@@ -470,9 +480,13 @@ static bool read_abbrevs(const struct section *sec, Dwarf_Off offset, struct abb
 			t->byc = n;
 			t->cap = ncap;
 		}
-		while (t->ncodes <= code)
-			t->byc[t->ncodes++] = (struct abbrev){ 0 };
+		/* Not zeroed whole: these are big, and there are many.  */
+		while (t->ncodes <= code) {
+			t->byc[t->ncodes].tag = 0;
+			t->byc[t->ncodes++].sizes_for = 0;
+		}
 		struct abbrev *a = &t->byc[code];
+		a->sizes_for = 0;
 		a->tag = uleb(&c);
 		a->children = fixed(&c, 1) != 0;
 		a->first = t->nspecs;
@@ -533,13 +547,28 @@ static int form_size(uint16_t form, uint8_t version, uint8_t addr_size, uint8_t 
    parameters) have no children and only fixed-size attributes: find out
    whether A is one, for this unit's address and offset sizes.  Done on
    first use: small units have big tables of which they use a few.  */
+static bool wanted_attr(unsigned name)
+{
+	return name == DW_AT_name || name == DW_AT_sibling || name == DW_AT_specification ||
+	       name == DW_AT_declaration || name == DW_AT_location ||
+	       name == DW_AT_str_offsets_base;
+}
+
 static void abbrev_sizes(const struct abbrevs *t, struct abbrev *a, uint8_t version,
 			 uint8_t addr_size, uint8_t offset_size)
 {
 	int32_t size = 0;
+	a->nwanted = 0;
 	for (uint32_t j = 0; j < a->nattrs && size >= 0; j++) {
-		int n = form_size(t->specs[a->first + j].form, version, addr_size, offset_size);
-		size = n < 0 ? -1 : size + n;
+		const struct attr_spec *s = &t->specs[a->first + j];
+		int n = form_size(s->form, version, addr_size, offset_size);
+		if (n >= 0 && wanted_attr(s->name)) {
+			if (a->nwanted == MAX_WANTED)
+				n = -1;
+			else
+				a->wanted[a->nwanted++] = (struct wanted){ s->name, s->form, size, n };
+		}
+		size = n < 0 || size > INT32_MAX - 64 ? -1 : size + n;
 	}
 	a->fixed_size = size;
 	a->skip = size >= 0 && !a->children && !indexed_tag(a->tag) && a->tag != DW_TAG_namespace;
@@ -595,6 +624,41 @@ static const char *indexed_string(const struct unit *u, uint64_t i)
 	return section_string(&u->idx->str, fixed(&c, u->offset_size));
 }
 
+/* Note attribute NAME of D, of FORM, whose value is V (a constant,
+   reference or offset) and whose data is at AT.  */
+static void take_attr(const struct unit *u, struct die *d, uint16_t name, uint16_t form,
+		      uint64_t v, const unsigned char *at)
+{
+	switch (name) {
+	case DW_AT_name:
+		if (form == DW_FORM_string)
+			d->name = (const char *)at;
+		else if (form == DW_FORM_strp)
+			d->name = section_string(&u->idx->str, v);
+		else if (form == DW_FORM_line_strp)
+			d->name = section_string(&u->idx->line_str, v);
+		else if (form == DW_FORM_strx || (form >= DW_FORM_strx1 && form <= DW_FORM_strx4))
+			d->name = indexed_string(u, v);
+		d->slow_name = !d->name;
+		break;
+	case DW_AT_sibling:
+		d->sibling = ref_target(u, form, v);
+		break;
+	case DW_AT_specification:
+		d->spec = ref_target(u, form, v);
+		break;
+	case DW_AT_declaration:
+		d->decl = v != 0;
+		break;
+	case DW_AT_location:
+		d->location = true;
+		break;
+	case DW_AT_str_offsets_base:
+		d->str_base = v;
+		break;
+	}
+}
+
 /* Decode the DIE at C; false at the end of a sibling list (D->a NULL) or on
    bad data (C->bad).  */
 static bool read_die(const struct unit *u, struct cursor *c, struct die *d)
@@ -618,6 +682,22 @@ static bool read_die(const struct unit *u, struct cursor *c, struct die *d)
 	if (a->skip) {
 		skip(c, a->fixed_size);
 		return !c->bad;
+	}
+	if (a->fixed_size >= 0) {
+		/* Every attribute has a fixed size: read only the wanted ones.  */
+		const unsigned char *base = c->p;
+		if ((size_t)(c->end - base) < (size_t)a->fixed_size) {
+			c->bad = true;
+			return false;
+		}
+		for (uint8_t k = 0; k < a->nwanted; k++) {
+			const struct wanted *w = &a->wanted[k];
+			struct cursor wc = { base + w->offset, c->end, false };
+			uint64_t v = w->size ? fixed(&wc, w->size) : 1;	/* flag_present, implicit_const */
+			take_attr(u, d, w->name, w->form, v, base + w->offset);
+		}
+		c->p = base + a->fixed_size;
+		return true;
 	}
 	const struct attr_spec *s = &u->ab->specs[a->first];
 	for (uint32_t i = 0; i < a->nattrs && !c->bad; i++) {
@@ -675,34 +755,7 @@ static bool read_die(const struct unit *u, struct cursor *c, struct die *d)
 		}
 		if (c->bad)
 			break;
-		switch (s[i].name) {
-		case DW_AT_name:
-			if (form == DW_FORM_string)
-				d->name = (const char *)at;
-			else if (form == DW_FORM_strp)
-				d->name = section_string(&u->idx->str, v);
-			else if (form == DW_FORM_line_strp)
-				d->name = section_string(&u->idx->line_str, v);
-			else if (form == DW_FORM_strx || (form >= DW_FORM_strx1 && form <= DW_FORM_strx4))
-				d->name = indexed_string(u, v);
-			d->slow_name = !d->name;
-			break;
-		case DW_AT_sibling:
-			d->sibling = ref_target(u, form, v);
-			break;
-		case DW_AT_specification:
-			d->spec = ref_target(u, form, v);
-			break;
-		case DW_AT_declaration:
-			d->decl = v != 0;
-			break;
-		case DW_AT_location:
-			d->location = true;
-			break;
-		case DW_AT_str_offsets_base:
-			d->str_base = v;
-			break;
-		}
+		take_attr(u, d, s[i].name, form, v, at);
 	}
 	return !c->bad;
 }
