@@ -664,8 +664,10 @@ static void take_attr(const struct unit *u, struct die *d, uint16_t name, uint16
 static bool read_die(const struct unit *u, struct cursor *c, struct die *d)
 {
 	d->off = c->p - u->idx->info.data;
-	uint64_t code = uleb(c);
 	d->a = NULL;
+	if (c->p == c->end)
+		return false;	/* the unit ends without its null entries */
+	uint64_t code = uleb(c);
 	if (c->bad || !code)
 		return false;
 	if (code >= u->ab->ncodes || !u->ab->byc[code].tag) {
