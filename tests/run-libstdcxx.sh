@@ -89,6 +89,8 @@ compare_gdb "$pid" "smart pointers: counts, empty, expired, of a struct" \
 	g_up g_nup g_sp g_sp2 g_wp g_nsp g_wexp g_spp
 compare_gdb "$pid" "tuples, optionals, variants" \
 	g_tup g_etup g_tupv g_opt g_nopt g_opts g_var g_var2 g_varv g_npos_var
+compare_gdb "$pid" "atomics (integers, bool, char, pointer), bitsets, stack, queue, priority_queue" \
+	g_ai g_ab g_ap g_al g_ac g_au g_bits g_ebits g_bits8 g_stack g_queue g_pq g_vstack
 compare_gdb "$pid" "type names in summaries: str() of classes, the type printers' names" \
 	g_upp g_uparr g_sps g_optp g_optc g_optptr g_optvp g_optsl g_optvip g_optms g_varp
 

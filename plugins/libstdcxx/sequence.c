@@ -1,5 +1,5 @@
 /* libstdc++ sequences: std::vector (and the bit vector std::vector<bool>),
-   std::list, std::deque and std::forward_list.  */
+   std::list, std::deque, std::forward_list and std::bitset.  */
 #include <config.h>
 #include "libstdcxx.h"
 
@@ -467,6 +467,64 @@ static struct sg_error *flist_children(struct sg_session *session SG_UNUSED, con
 	return NULL;
 }
 
+/* ---- std::bitset ---- */
+
+static struct sg_error *bitset_summary(struct sg_session *session SG_UNUSED,
+				       const struct sg_value *v SG_UNUSED, char **ret, void *arg SG_UNUSED)
+{
+	*ret = strdup("std::bitset");
+	return *ret ? NULL : &sg_enomem;
+}
+
+/* Each set bit N as "[N] = 1", from the words _M_w (one word, or an
+   array of them; none in std::bitset<0>).  */
+static struct sg_error *bitset_children(struct sg_session *session SG_UNUSED,
+					const struct sg_value *v, size_t limit, lsx_child_fn *fn,
+					void *fn_arg, void *arg SG_UNUSED)
+{
+	struct sg_value *w;
+	struct sg_error *err = sg_value_member(v, "_M_w", &w);
+	if (err) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	Dwarf_Die wt, word;
+	Dwarf_Attribute a;
+	sg_type_strip(sg_value_type(w), &wt);
+	uint64_t addr = sg_value_address(w), total = sg_type_size(&wt);
+	sg_value_destroy(w);
+	if (dwarf_tag(&wt) != DW_TAG_array_type)
+		word = wt;
+	else if (!dwarf_attr(&wt, DW_AT_type, &a) || !dwarf_formref_die(&a, &word))
+		return sg_error_create(SG_ERROR_LOOKUP, "no word type of std::bitset");
+	uint64_t wsize = sg_type_size(&word);
+	if (!wsize || wsize > 8 || total % wsize || total / wsize > MAX_SANE_COUNT / 64)
+		return sg_error_format(SG_ERROR_BAD_DATA, "std::bitset of %" PRIu64 " bytes in %" PRIu64
+				       "-byte words", total, wsize);
+	struct sg_target *t = sg_value_target(v);
+	size_t shown = 0;
+	for (uint64_t i = 0; i < total / wsize && shown < limit; i++) {
+		uint64_t x = 0;
+		if ((err = sg_target_read(t, addr + i * wsize, &x, wsize)))
+			return err;
+		for (unsigned bit = 0; x && shown < limit; bit++, x >>= 1) {
+			if (!(x & 1))
+				continue;
+			struct sg_value *one;
+			if ((err = sg_value_scalar(t, &word, 1, &one)))
+				return err;
+			char name[32];
+			snprintf(name, sizeof(name), "[%" PRIu64 "]", i * wsize * 8 + bit);
+			int r = fn(name, one, fn_arg);
+			sg_value_destroy(one);
+			shown++;
+			if (r != SG_CB_OK)
+				return NULL;
+		}
+	}
+	return NULL;
+}
+
 static const struct sg_reader_ops vector_ops = {
 	.summary = vector_summary, .children = vector_children, .hint = SG_HINT_ARRAY,
 };
@@ -478,6 +536,9 @@ static const struct sg_reader_ops deque_ops = {
 };
 static const struct sg_reader_ops flist_ops = {
 	.summary = flist_summary, .children = flist_children, .hint = SG_HINT_NONE,
+};
+static const struct sg_reader_ops bitset_ops = {
+	.summary = bitset_summary, .children = bitset_children, .hint = SG_HINT_NONE,
 };
 
 struct sg_error *lsx_register_sequence(struct sg_session *session)
@@ -493,5 +554,7 @@ struct sg_error *lsx_register_sequence(struct sg_session *session)
 	if (!err)
 		err = sg_reader_register(session, "std::forward_list", "std::forward_list<*>", &flist_ops,
 					 NULL);
+	if (!err)
+		err = sg_reader_register(session, "std::bitset", "std::bitset<*>", &bitset_ops, NULL);
 	return err;
 }

@@ -1,5 +1,6 @@
 /* libstdc++ utilities: std::unique_ptr, std::shared_ptr, std::weak_ptr,
-   std::pair, std::tuple, std::optional and std::variant.
+   std::pair, std::tuple, std::optional, std::variant, the container
+   adapters (std::stack, std::queue, std::priority_queue) and std::atomic.
 
    gdb's optional and variant printers show a contained value that has a
    printer of its own through that printer (its summary after
@@ -409,6 +410,51 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 	return err;
 }
 
+/* std::stack, std::queue and std::priority_queue wrap the container c:
+   "std::stack wrapping: std::deque with 2 elements = {1, 2}", its children
+   and display hint.  */
+static struct sg_error *adapter_read(struct sg_session *session, const struct sg_value *v,
+				     struct contained *c)
+{
+	static const char *const c_path[] = { "c", NULL };
+	memset(c, 0, sizeof(*c));
+	struct sg_value *m;
+	struct sg_error *err = lsx_member_path(v, c_path, &m);
+	if (err)
+		return err;
+	c->type = *sg_value_type(m);
+	c->address = sg_value_address(m);
+	sg_value_destroy(m);
+	Dwarf_Die st;
+	sg_type_strip(sg_value_type(v), &st);
+	if (!(c->type_name = sg_type_qualified_name(&st)))
+		return &sg_enomem;
+	c->type_name[strcspn(c->type_name, "<")] = '\0';
+	c->present = true;
+	find_delegate(session, c);
+	return NULL;
+}
+
+static struct sg_error *adapter_summary(struct sg_session *session, const struct sg_value *v,
+					char **ret, void *arg SG_UNUSED)
+{
+	struct contained c;
+	struct sg_error *err = adapter_read(session, v, &c);
+	if (err)
+		return err;
+	char *inner = NULL;
+	struct lsx_reader r;
+	if (lsx_find_reader(session, &c.type, &r)) {
+		c.reader = r;
+		err = delegate_summary(session, sg_value_target(v), &c, &inner);
+	}
+	if (!err && asprintf(ret, "%s wrapping: %s", c.type_name, inner ? inner : "") < 0)
+		err = &sg_enomem;
+	free(inner);
+	contained_fini(&c);
+	return err;
+}
+
 /* gdb takes the display hint from the contained value's printer when it
    has children, else the container's own (none for optional, array for
    variant): one reader per hint, told apart by match.  */
@@ -437,6 +483,99 @@ HINT_MATCH(optional_map, optional_read, SG_HINT_NONE, SG_HINT_MAP)
 HINT_MATCH(variant_none, variant_read, SG_HINT_ARRAY, SG_HINT_NONE)
 HINT_MATCH(variant_array, variant_read, SG_HINT_ARRAY, SG_HINT_ARRAY)
 HINT_MATCH(variant_map, variant_read, SG_HINT_ARRAY, SG_HINT_MAP)
+HINT_MATCH(adapter_none, adapter_read, SG_HINT_NONE, SG_HINT_NONE)
+HINT_MATCH(adapter_array, adapter_read, SG_HINT_NONE, SG_HINT_ARRAY)
+HINT_MATCH(adapter_map, adapter_read, SG_HINT_NONE, SG_HINT_MAP)
+
+/* ---- std::atomic<T> for integers, bools and pointers ---- */
+
+/* The value member of std::atomic<T> by T's kind, as gdb's printer picks
+   it, and its base type's encoding (0 for a pointer).  */
+static struct sg_error *atomic_value(const struct sg_value *v, struct sg_value **ret, Dwarf_Word *enc)
+{
+	static const char *const int_path[] = { "_M_i", NULL };
+	static const char *const bool_path[] = { "_M_base", "_M_i", NULL };
+	static const char *const ptr_path[] = { "_M_b", "_M_p", NULL };
+	Dwarf_Die arg, st;
+	Dwarf_Attribute a;
+	if (!lsx_template_arg(sg_value_target(v), sg_value_type(v), 0, &arg))
+		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of std::atomic");
+	sg_type_strip(&arg, &st);
+	*enc = 0;
+	if (dwarf_tag(&st) == DW_TAG_pointer_type)
+		return lsx_member_path(v, ptr_path, ret);
+	if (dwarf_tag(&st) != DW_TAG_base_type || !dwarf_attr(&st, DW_AT_encoding, &a) ||
+	    dwarf_formudata(&a, enc) != 0 || *enc == DW_ATE_float)
+		return sg_error_create(SG_ERROR_BAD_DATA, "std::atomic of this type is not read");
+	return lsx_member_path(v, *enc == DW_ATE_boolean ? bool_path : int_path, ret);
+}
+
+static bool atomic_match(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+			 void *arg SG_UNUSED)
+{
+	struct sg_value *m;
+	Dwarf_Word enc;
+	struct sg_error *err = atomic_value(v, &m, &enc);
+	sg_error_destroy(err);
+	if (!err)
+		sg_value_destroy(m);
+	return !err;
+}
+
+/* "std::atomic<int> = { 5 }": the value as gdb writes it (97 'a' for a
+   char, a pointer with its symbol).  */
+static struct sg_error *atomic_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg SG_UNUSED)
+{
+	struct sg_value *m;
+	Dwarf_Word enc;
+	uint64_t x;
+	struct sg_error *err = atomic_value(v, &m, &enc);
+	if (err)
+		return err;
+	uint64_t size = sg_type_size(sg_value_type(m));
+	err = sg_value_read_uint(m, &x);
+	sg_value_destroy(m);
+	if (err)
+		return err;
+	Dwarf_Die targ;
+	lsx_template_arg(sg_value_target(v), sg_value_type(v), 0, &targ);
+	char *tn = lsx_raw_type_name(&targ), *val = NULL;
+	int64_t sx = size && size < 8 && (x >> (8 * size - 1) & 1) ? (int64_t)(x | ~UINT64_C(0) << (8 * size))
+								      : (int64_t)x;
+	struct sg_symbol sym;
+	int r;
+	if (enc == DW_ATE_boolean) {
+		r = asprintf(&val, "%s", x ? "true" : "false");
+	} else if (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) {
+		uint32_t ch = (uint32_t)(x & 0xff);
+		char *q = lsx_quote(&ch, 1, "", false);
+		/* 'a', not "a" */
+		r = q ? asprintf(&val, "%" PRId64 " '%.*s'", enc == DW_ATE_signed_char ? sx : (int64_t)x,
+				 (int)strlen(q) - 2, q + 1) : -1;
+		free(q);
+	} else if (enc == DW_ATE_signed) {
+		r = asprintf(&val, "%" PRId64, sx);
+	} else if (enc) {
+		r = asprintf(&val, "%" PRIu64, x);
+	} else if (x && !(err = sg_symbolize(sg_value_target(v), x, &sym))) {
+		r = sym.offset ? asprintf(&val, "0x%" PRIx64 " <%s+%" PRIu64 ">", x, sym.name, sym.offset)
+			       : asprintf(&val, "0x%" PRIx64 " <%s>", x, sym.name);
+	} else {
+		sg_error_destroy(err);
+		err = NULL;
+		r = asprintf(&val, "0x%" PRIx64, x);
+	}
+	if (r < 0 || !tn || asprintf(ret, "std::atomic<%s> = { %s }", tn, val) < 0)
+		err = &sg_enomem;
+	free(tn);
+	free(val);
+	return err;
+}
+
+static const struct sg_reader_ops atomic_ops = {
+	.match = atomic_match, .summary = atomic_summary, .hint = SG_HINT_NONE,
+};
 
 static const struct sg_reader_ops unique_ops = {
 	.summary = unique_summary, .children = unique_children, .hint = SG_HINT_NONE,
@@ -458,6 +597,9 @@ CONTAINED_OPS(optional_map_ops, optional_map, contained_summary, SG_HINT_MAP);
 CONTAINED_OPS(variant_array_ops, variant_array, contained_summary, SG_HINT_ARRAY);
 CONTAINED_OPS(variant_none_ops, variant_none, contained_summary, SG_HINT_NONE);
 CONTAINED_OPS(variant_map_ops, variant_map, contained_summary, SG_HINT_MAP);
+CONTAINED_OPS(adapter_array_ops, adapter_array, adapter_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(adapter_none_ops, adapter_none, adapter_summary, SG_HINT_NONE);
+CONTAINED_OPS(adapter_map_ops, adapter_map, adapter_summary, SG_HINT_MAP);
 
 struct sg_error *lsx_register_utility(struct sg_session *session)
 {
@@ -479,6 +621,13 @@ struct sg_error *lsx_register_utility(struct sg_session *session)
 		{ "std::variant", "std::variant<*>", &variant_array_ops, (void *)variant_read },
 		{ "std::variant (struct)", "std::variant<*>", &variant_none_ops, (void *)variant_read },
 		{ "std::variant (map)", "std::variant<*>", &variant_map_ops, (void *)variant_read },
+#define ADAPTER(n)                                                                          \
+		{ n, n "<*>", &adapter_array_ops, (void *)adapter_read },                   \
+		{ n " (struct)", n "<*>", &adapter_none_ops, (void *)adapter_read },        \
+		{ n " (map)", n "<*>", &adapter_map_ops, (void *)adapter_read }
+		ADAPTER("std::stack"), ADAPTER("std::queue"), ADAPTER("std::priority_queue"),
+#undef ADAPTER
+		{ "std::atomic", "std::atomic<*>", &atomic_ops, NULL },
 	};
 	struct sg_error *err = NULL;
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]) && !err; i++)
