@@ -25,5 +25,11 @@ char *qualified_name(Dwarf_Die *die);
 char *type_string(Dwarf_Die *type, const char *inner);
 /* ptype's text for TYPE (struct bodies expanded), new string.  */
 char *ptype_string(struct sg_target *t, Dwarf_Die *type);
+/* ptype/o's text for TYPE: each data member's offset and size, holes,
+   total sizes; no methods or typedefs.  *HEADER_RET tells whether gdb's
+   column header (PTYPE_OFFSETS_HEADER) goes before "type = ": when TYPE
+   is a struct or union.  New string.  */
+#define PTYPE_OFFSETS_HEADER "/" "* offset      |    size *" "/  "
+char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_ret);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <dwarf.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,7 @@ struct tprint {
 	struct sg_buf_lite *b;
 	const struct local_names *names;
 	int level;
+	struct offsets *po;	/* ptype/o's state, NULL otherwise */
 };
 
 static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth);
@@ -837,11 +839,133 @@ static bool need_access_labels(Dwarf_Die *cls, bool is_class)
 	return false;
 }
 
+/* ---- ptype/o: offsets, sizes and holes ----
+
+   gdb's print_offset_data: each data member's offset and size in a
+   column before it, holes and padding, the total size after each
+   struct.  END_BITPOS is where the previous member ended; OFFSET_BITPOS
+   is the offset of the struct being printed within the outermost one.
+   gdb's quirk is kept: a nested struct starts with END_BITPOS at its own
+   offset but compares it with its members' offsets within it.  */
+
+#define OFFSET_COLUMN 27	/* the width of the column, without its two spaces */
+
+struct offsets {
+	uint64_t offset_bitpos, end_bitpos;
+};
+
+static void offset_printf(struct tprint *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void offset_printf(struct tprint *p, const char *fmt, ...)
+{
+	char line[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	lite_puts(p->b, line);
+}
+
+static void maybe_hole(struct tprint *p, uint64_t bitpos, const char *what)
+{
+	struct offsets *po = p->po;
+	if (po->end_bitpos == 0 || po->end_bitpos >= bitpos)
+		return;
+	uint64_t hole = bitpos - po->end_bitpos;
+	if (hole % 8)
+		offset_printf(p, "/* XXX %2u-bit %-7s    */\n", (unsigned)(hole % 8), what);
+	if (hole / 8)
+		offset_printf(p, "/* XXX %2u-byte %-7s   */\n", (unsigned)(hole / 8), what);
+}
+
+/* TYPE's size; GCC gives member pointers no DW_AT_byte_size: the
+   Itanium ABI makes a data member pointer one word, a method pointer
+   two.  */
+static uint64_t member_type_size(Dwarf_Die *type)
+{
+	Dwarf_Die st, target;
+	strip(type, &st);
+	Dwarf_Attribute a;
+	Dwarf_Word size;
+	if (dwarf_tag(&st) != DW_TAG_ptr_to_member_type)
+		return type_size(type);
+	if (dwarf_attr(&st, DW_AT_byte_size, &a) && dwarf_formudata(&a, &size) == 0)
+		return size;
+	bool method = die_type(&st, &target) && dwarf_tag(&target) == DW_TAG_subroutine_type;
+	return method ? 16 : 8;
+}
+
+/* The bit offset of the data member M in its struct.  */
+static uint64_t member_bitpos(Dwarf_Die *m)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0, loc = 0, size = 0, bits = 0;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &a) && dwarf_formudata(&a, &v) == 0)
+		return v;
+	if (dwarf_attr(m, DW_AT_data_member_location, &a))
+		dwarf_formudata(&a, &loc);
+	if (dwarf_attr(m, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
+		/* DWARF 2's big-endian bit numbering, on a little-endian
+		   target.  */
+		Dwarf_Die mt;
+		if (dwarf_attr(m, DW_AT_byte_size, &a))
+			dwarf_formudata(&a, &size);
+		else if (die_type(m, &mt))
+			size = type_size(&mt);
+		if (dwarf_attr(m, DW_AT_bit_size, &a))
+			dwarf_formudata(&a, &bits);
+		return loc * 8 + size * 8 - v - bits;
+	}
+	return loc * 8;
+}
+
+/* The column before the data member M of CLS.  */
+static void offset_column(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m)
+{
+	struct offsets *po = p->po;
+	if (is_static_field(m)) {
+		indent(p, OFFSET_COLUMN);
+		return;
+	}
+	Dwarf_Die mt;
+	uint64_t size = die_type(m, &mt) ? member_type_size(&mt) : 0;
+	if (dwarf_tag(cls) == DW_TAG_union_type) {
+		offset_printf(p, "/*                %6" PRIu64 " */", size);
+		return;
+	}
+	uint64_t bitpos = member_bitpos(m), fieldsize_bit = size * 8;
+	maybe_hole(p, bitpos, "hole");
+	Dwarf_Attribute a;
+	Dwarf_Word bits;
+	if ((dwarf_attr(m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) ||
+	    po->offset_bitpos % 8) {
+		if (!dwarf_attr(m, DW_AT_bit_size, &a) || dwarf_formudata(&a, &bits) != 0)
+			bits = 0;
+		fieldsize_bit = bits;
+		uint64_t real = bitpos + po->offset_bitpos;
+		offset_printf(p, "/* %6u:%2u  ", (unsigned)(real / 8), (unsigned)(real % 8));
+	} else {
+		offset_printf(p, "/* %6u     ", (unsigned)((bitpos + po->offset_bitpos) / 8));
+	}
+	offset_printf(p, " |  %6u */", (unsigned)size);
+	po->end_bitpos = bitpos + fieldsize_bit;
+}
+
+/* After a struct's members: the padding and the total size.  */
+static void offset_total(struct tprint *p, Dwarf_Die *cls)
+{
+	uint64_t size = type_size(cls);
+	maybe_hole(p, size * 8, "padding");
+	lite_putc(p->b, '\n');
+	indent(p, p->level + 4 + OFFSET_COLUMN);
+	offset_printf(p, "/* total size (bytes): %4" PRIu64 " */\n", size);
+}
+
 static enum access access_label(struct tprint *p, enum access last, enum access now)
 {
 	static const char *const labels[] = { "", "public:\n", "protected:\n", "private:\n" };
 	if (now != last) {
-		indent(p, p->level + 2);
+		indent(p, p->level + 2 + (p->po ? OFFSET_COLUMN : 0));
 		lite_puts(p->b, labels[now]);
 	}
 	return now;
@@ -927,17 +1051,32 @@ static void base_classes(struct tprint *p, Dwarf_Die *cls, bool is_class)
 }
 
 /* One data member: "    static int count;", "    unsigned a : 3;".  */
-static void field(struct tprint *p, Dwarf_Die *m, int show, int depth)
+static void field(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m, int show, int depth)
 {
-	indent(p, p->level + 4);
 	bool is_static = is_static_field(m);
+	Dwarf_Die mt;
+	bool typed = die_type(m, &mt);
+	struct tprint fp = *p;
+	struct offsets nested;
+	int newshow = show - 1;
+	if (p->po) {
+		offset_column(p, cls, m);
+		/* ptype/o spells out struct and union members (not typedefs of
+		   them), their offsets counted from the outermost struct.  */
+		int tag = typed ? dwarf_tag(&mt) : 0;
+		if (!is_static && is_aggregate_tag(tag)) {
+			newshow++;
+			nested.offset_bitpos = p->po->offset_bitpos + member_bitpos(m);
+			nested.end_bitpos = p->po->end_bitpos - type_size(&mt) * 8;
+			fp.po = &nested;
+		}
+	}
+	indent(p, p->level + 4);
 	if (is_static)
 		lite_puts(p->b, "static ");
 	const char *name = dwarf_diename(m);
-	Dwarf_Die mt;
-	struct tprint fp = *p;
 	fp.level = p->level + 4;
-	print_type(&fp, die_type(m, &mt) ? &mt : NULL, name ? name : "", show - 1, depth + 1);
+	print_type(&fp, typed ? &mt : NULL, name ? name : "", newshow, depth + 1);
 	Dwarf_Attribute a;
 	Dwarf_Word bits;
 	if (!is_static && dwarf_attr(m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
@@ -1113,7 +1252,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
 	if (!n_fields && !n_methods && !n_typedefs) {
-		indent(p, p->level + 4);
+		indent(p, p->level + 4 + (p->po ? OFFSET_COLUMN : 0));
 		lite_puts(p->b, has_attr(cls, DW_AT_declaration) ? "<incomplete type>\n" : "<no data fields>\n");
 	}
 	bool labels = need_access_labels(cls, is_class);
@@ -1124,13 +1263,15 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 				continue;
 			if (labels)
 				section = access_label(p, section, member_access(&m, is_class));
-			field(&inner, &m, show, depth);
+			field(&inner, cls, &m, show, depth);
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	if (n_shown_methods && section != ACCESS_NONE)
+	/* ptype/o leaves out methods and typedefs.  */
+	if (n_shown_methods && section != ACCESS_NONE && !p->po)
 		lite_putc(p->b, '\n');
-	section = methods(&inner, cls, is_class, section, depth);
-	if (n_typedefs) {
+	if (!p->po)
+		section = methods(&inner, cls, is_class, section, depth);
+	if (n_typedefs && !p->po) {
 		if (n_fields || n_methods)
 			lite_putc(p->b, '\n');
 		dwarf_child(cls, &m);
@@ -1149,6 +1290,11 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 			lite_puts(p->b, ";\n");
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
+	if (p->po) {
+		if (show > 0)
+			offset_total(p, cls);
+		indent(p, OFFSET_COLUMN + (p->level ? 0 : 2));
+	}
 	indent(p, p->level);
 	lite_putc(p->b, '}');
 	local_free(&ln);
@@ -1163,12 +1309,15 @@ static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
 	if (p->t)
 		sg_type_complete(p->t, type, &full);
 	lite_puts(p->b, tag_keyword(dwarf_tag(&full)));
-	char *name = qualified_name(&full);
-	if (name) {
-		lite_puts(p->b, name);
+	if (dwarf_diename(&full)) {
+		/* A nested class's tag, in the enclosing class's names.  */
+		const char *local = local_lookup(p->names, &full, NULL);
+		if (local)
+			lite_puts(p->b, local);
+		else
+			put_name(p, &full);
 		if (show > 0)
 			lite_putc(p->b, ' ');
-		free(name);
 	}
 	if (show < 0) {
 		if (!dwarf_diename(&full))
@@ -1195,6 +1344,27 @@ char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 	}
 	struct sg_buf_lite b = { 0 };
 	struct tprint p = { .t = t, .b = &b };
+	decl(&p, &cur, "", 1, 0);
+	return b.s ? b.s : strdup("");
+}
+
+char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_ret)
+{
+	Dwarf_Die cur = *type, st;
+	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
+		Dwarf_Die next;
+		if (!die_type(&cur, &next))
+			break;
+		cur = next;
+	}
+	/* gdb's header comes for a struct or union, not for a typedef of
+	   one (std::string).  */
+	st = *type;
+	strip_cv(&st);
+	*header_ret = is_aggregate_tag(dwarf_tag(&st));
+	struct sg_buf_lite b = { 0 };
+	struct offsets po = { 0 };
+	struct tprint p = { .t = t, .b = &b, .po = &po };
 	decl(&p, &cur, "", 1, 0);
 	return b.s ? b.s : strdup("");
 }

@@ -51,16 +51,20 @@ gdb_keep_blank() {	# gdb_keep_blank [-iex CMD] COMMAND...
 		grep -vE '^\[(New LWP|Thread debugging)|^Using host libthread_db|^[0-9]+[[:space:]]|^0x[0-9a-f]+ in |^warning: |^\[Inferior .* detached\]|^Download failed|^Reading symbols|^Attaching to process|^(Reading|Downloading) ')
 }
 
-compare() {	# compare NAME COMMAND...
-	local name=$1 args=() c
+compare() {	# compare NAME [-iex GDB_INIT] COMMAND...: on $pid
+	local name=$1 args=() c init=()
 	shift
+	if [ "$1" = -iex ]; then
+		init=(-iex "$2")
+		shift 2
+	fi
 	for c in "$@"; do
 		args+=(-ex "$c")
 	done
 	sg -p "$pid" "${args[@]}"
 	ok $STATUS "$name: all $# commands succeed${ERR:+: $ERR}"
 	if have_gdb; then
-		gdb_keep_blank "$@"
+		gdb_keep_blank "${init[@]}" "$@"
 		is "$OUT" "$GDB_OUT" "$name: as gdb prints them"
 	else
 		skip "$name: gdb not installed"
@@ -72,24 +76,30 @@ compare "templates" "${templates[@]}"
 compare "members" "${members[@]}"
 compare "pointers, references, arrays" "${derived[@]}"
 
+# ptype/o: offsets, sizes, holes and padding, nested structs spelled out.
+offsets=('ptype/o ns::Bits' 'ptype/o g_anon' 'ptype/o g_derived' 'ptype/o ns::Num'
+	 'ptype/o g_counter' 'ptype/o g_outer' 'ptype/o g_secret' 'ptype/o g_base' 'ptype/o int'
+	 'ptype/o g_global' 'ptype/o g_arr4' 'ptype/o ns::Shape' 'ptype/o g_diamond'
+	 'ptype/o g_holder' 'ptype/o g_empty' 'ptype/o g_word' 'ptype/o g_pair_nested')
+sg -p "$pid" -ex 'ptype/o g_bits'
+if [ $STATUS -ne 0 ]; then
+	skip "ptype/o: the ptype command does not take /o yet ($ERR)"
+else
+	compare "ptype/o" "${offsets[@]}"
+fi
+
 # libstdc++'s classes: hundreds of methods and typedefs, and the local
 # names gdb's hash table picks for them.  gdb's Python type printers would
 # print just "std::vector<int>", so gdb runs without auto-loading them
 # (spyglass has no type printers yet).
 start_fixture "$FIXTURES/sg-stl" || exit 1
 stl_pid=$FIXTURE_PID
-stl=('ptype g_v' 'ptype g_s' 'ptype g_l' 'ptype g_map' 'ptype g_sp' 'ptype g_up')
-args=()
-for c in "${stl[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$stl_pid" "${args[@]}"
-ok $STATUS "libstdc++ classes: all ${#stl[@]} commands succeed${ERR:+: $ERR}"
-if have_gdb; then
-	pid=$stl_pid gdb_keep_blank -iex 'set auto-load off' "${stl[@]}"
-	is "$OUT" "$GDB_OUT" "libstdc++ classes: as gdb prints them without type printers"
-else
-	skip "libstdc++ classes: gdb not installed"
+pid=$stl_pid compare "libstdc++ classes, without type printers" -iex 'set auto-load off' \
+	'ptype g_v' 'ptype g_s' 'ptype g_l' 'ptype g_map' 'ptype g_sp' 'ptype g_up'
+sg -p "$stl_pid" -ex 'ptype/o g_s'
+if [ $STATUS -eq 0 ]; then
+	pid=$stl_pid compare "libstdc++ classes with ptype/o" -iex 'set auto-load off' \
+		'ptype/o g_v' 'ptype/o g_s' 'ptype/o g_map' 'ptype/o g_sp' 'ptype/o g_l'
 fi
 stop_fixture "$stl_pid"
 
