@@ -89,6 +89,8 @@ compare_gdb "$pid" "smart pointers: counts, empty, expired, of a struct" \
 	g_up g_nup g_sp g_sp2 g_wp g_nsp g_wexp g_spp
 compare_gdb "$pid" "tuples, optionals, variants" \
 	g_tup g_etup g_tupv g_opt g_nopt g_opts g_var g_var2 g_varv g_npos_var
+compare_gdb "$pid" "std::any (internal, external, empty, of a container), initializer_list" \
+	g_anyi g_anys g_anye g_anyv g_anyb g_il
 compare_gdb "$pid" "atomics (integers, bool, char, pointer), bitsets, stack, queue, priority_queue" \
 	g_ai g_ab g_ap g_al g_ac g_au g_bits g_ebits g_bits8 g_stack g_queue g_pq g_vstack
 compare_gdb "$pid" "type names in summaries: str() of classes, the type printers' names" \
@@ -151,7 +153,7 @@ like "$OUT" '^\$1 = \{<std::_Vector_base<int, std::allocator<int> >> = \{_M_impl
 # Corrupt containers: one error each, quickly, and the rest goes on.
 start=$(date +%s%N)
 print_all "$pid" g_bad_vec g_huge_vec g_bad_len g_bad_ptr g_cyclic g_cyclic_set \
-	g_bad_dq g_huge_dq g_cyclic_us g_huge_us g_cyclic_fl g_bad_var g_bad_opt
+	g_bad_dq g_huge_dq g_cyclic_us g_huge_us g_cyclic_fl g_bad_var g_bad_opt g_bad_any
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 ok $STATUS "corrupt containers print without failing the commands${ERR:+: $ERR}"
 ok $((ms > 5000)) "and quickly (${ms} ms)"
@@ -168,6 +170,7 @@ like "$OUT" '^\$10 = <error: hash table of 1099511627776 elements is not sane>$'
 like "$OUT" '^\$11 = std::forward_list = <error: std::forward_list is cyclic>$' "a cyclic forward_list"
 like "$OUT" '^\$12 = <error: std::variant index 7 is out of range \(2 alternatives\)>$' "a variant with a bad index"
 like "$OUT" "^\\\$13 = <error: std::optional's engaged flag is 0x5a, not a bool>$" "an optional with a garbage engaged flag"
+like "$OUT" '^\$14 = <error: std::any manager 0x1234 is not a function>$' "an any whose manager is garbage"
 check_running "$pid" "target runs"
 stop_fixture "$pid"
 

@@ -1,5 +1,6 @@
 /* libstdc++ sequences: std::vector (and the bit vector std::vector<bool>),
-   std::list, std::deque, std::forward_list and std::bitset.  */
+   std::list, std::deque, std::forward_list, std::initializer_list and
+   std::bitset.  */
 #include <config.h>
 #include "libstdcxx.h"
 
@@ -467,6 +468,51 @@ static struct sg_error *flist_children(struct sg_session *session SG_UNUSED, con
 	return NULL;
 }
 
+/* ---- std::initializer_list: _M_array and _M_len ---- */
+
+static struct sg_error *ilist_read(const struct sg_value *v, uint64_t *array, uint64_t *len,
+				   Dwarf_Die *elem)
+{
+	static const char *const array_path[] = { "_M_array", NULL };
+	static const char *const len_path[] = { "_M_len", NULL };
+	struct sg_error *err = lsx_read_path(v, array_path, array);
+	if (!err)
+		err = lsx_read_path(v, len_path, len);
+	if (!err)
+		err = sg_value_template_type(v, 0, elem);
+	if (!err && *len > MAX_SANE_COUNT)
+		err = sg_error_format(SG_ERROR_BAD_DATA,
+				      "std::initializer_list of %" PRIu64 " elements is not sane", *len);
+	return err;
+}
+
+static struct sg_error *ilist_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      char **ret, void *arg SG_UNUSED)
+{
+	uint64_t array, len;
+	Dwarf_Die elem;
+	struct sg_error *err = ilist_read(v, &array, &len, &elem);
+	if (!err && asprintf(ret, "std::initializer_list of length %" PRIu64, len) < 0)
+		err = &sg_enomem;
+	return err;
+}
+
+static struct sg_error *ilist_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       size_t limit, lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	uint64_t array, len;
+	Dwarf_Die elem;
+	struct sg_error *err = ilist_read(v, &array, &len, &elem);
+	uint64_t esize = sg_type_size(&elem);
+	for (uint64_t i = 0; !err && i < len && i < limit; i++) {
+		int r = SG_CB_OK;
+		err = lsx_emit_index(sg_value_target(v), &elem, array + i * esize, i, fn, fn_arg, &r);
+		if (r != SG_CB_OK)
+			break;
+	}
+	return err;
+}
+
 /* ---- std::bitset ---- */
 
 static struct sg_error *bitset_summary(struct sg_session *session SG_UNUSED,
@@ -537,6 +583,9 @@ static const struct sg_reader_ops deque_ops = {
 static const struct sg_reader_ops flist_ops = {
 	.summary = flist_summary, .children = flist_children, .hint = SG_HINT_NONE,
 };
+static const struct sg_reader_ops ilist_ops = {
+	.summary = ilist_summary, .children = ilist_children, .hint = SG_HINT_ARRAY,
+};
 static const struct sg_reader_ops bitset_ops = {
 	.summary = bitset_summary, .children = bitset_children, .hint = SG_HINT_NONE,
 };
@@ -556,5 +605,8 @@ struct sg_error *lsx_register_sequence(struct sg_session *session)
 					 NULL);
 	if (!err)
 		err = sg_reader_register(session, "std::bitset", "std::bitset<*>", &bitset_ops, NULL);
+	if (!err)
+		err = sg_reader_register(session, "std::initializer_list", "std::initializer_list<*>",
+					 &ilist_ops, NULL);
 	return err;
 }

@@ -1,6 +1,7 @@
 /* libstdc++ utilities: std::unique_ptr, std::shared_ptr, std::weak_ptr,
-   std::pair, std::tuple, std::optional, std::variant, the container
-   adapters (std::stack, std::queue, std::priority_queue) and std::atomic.
+   std::pair, std::tuple, std::optional, std::variant, std::any, the
+   container adapters (std::stack, std::queue, std::priority_queue) and
+   std::atomic.
 
    gdb's optional and variant printers show a contained value that has a
    printer of its own through that printer (its summary after
@@ -410,6 +411,69 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 	return err;
 }
 
+/* std::any: the contained type is the argument of the manager whose
+   _S_manage _M_manager points at (std::any::_Manager_internal<int>:: ...,
+   from the symbol table, looked up in the DWARF as gdb's printer does);
+   the value is in _M_storage._M_buffer (internal) or at _M_storage._M_ptr
+   (external).  */
+static struct sg_error *any_read(struct sg_session *session, const struct sg_value *v,
+				 struct contained *c)
+{
+	static const char *const mgr_path[] = { "_M_manager", NULL };
+	static const char *const buf_path[] = { "_M_storage", "_M_buffer", NULL };
+	static const char *const ptr_path[] = { "_M_storage", "_M_ptr", NULL };
+	struct sg_target *t = sg_value_target(v);
+	memset(c, 0, sizeof(*c));
+	uint64_t mgr;
+	struct sg_error *err = lsx_read_path(v, mgr_path, &mgr);
+	if (err)
+		return err;
+	if (!mgr)
+		return (c->type_name = strdup("std::any")) ? NULL : &sg_enomem;
+	struct sg_symbol sym;
+	if ((err = sg_symbolize(t, mgr, &sym))) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_BAD_DATA, "std::any manager 0x%" PRIx64 " is not a function",
+				       mgr);
+	}
+	const char *kind = strstr(sym.name, "::_Manager_internal<");
+	bool internal = kind != NULL;
+	if (!kind)
+		kind = strstr(sym.name, "::_Manager_external<");
+	const char *lt = kind ? strchr(kind, '<') : NULL;
+	const char *gt = lt ? lt + 1 : NULL;
+	for (int depth = 0; gt && *gt && (*gt != '>' || depth); gt++)
+		depth += *gt == '<' ? 1 : *gt == '>' ? -1 : 0;
+	if (!gt || *gt != '>' || sym.offset)
+		return sg_error_format(SG_ERROR_BAD_DATA, "unknown std::any manager %s", sym.name);
+	char *mgr_type = strndup(sym.name, (size_t)(gt - sym.name) + 1);
+	Dwarf_Die md;
+	err = mgr_type ? sg_lookup_type(t, mgr_type, &md) : &sg_enomem;
+	free(mgr_type);
+	if (err)
+		return err;
+	if (!lsx_template_arg(t, &md, 0, &c->type))
+		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of the std::any manager");
+	if (internal) {
+		struct sg_value *b;
+		if ((err = lsx_member_path(v, buf_path, &b)))
+			return err;
+		c->address = sg_value_address(b);
+		sg_value_destroy(b);
+	} else if ((err = lsx_read_path(v, ptr_path, &c->address))) {
+		return err;
+	}
+	c->present = true;
+	find_delegate(session, c);
+	/* With a reader with children the summary is "std::any containing"
+	   that reader's summary, else the contained type's name.  */
+	char *tn = c->delegate ? NULL : lsx_type_name(t, &c->type);
+	int r = c->delegate ? ((c->type_name = strdup("std::any")) ? 0 : -1)
+			    : asprintf(&c->type_name, "std::any containing %s", tn ? tn : "?");
+	free(tn);
+	return r < 0 ? &sg_enomem : NULL;
+}
+
 /* std::stack, std::queue and std::priority_queue wrap the container c:
    "std::stack wrapping: std::deque with 2 elements = {1, 2}", its children
    and display hint.  */
@@ -483,6 +547,9 @@ HINT_MATCH(optional_map, optional_read, SG_HINT_NONE, SG_HINT_MAP)
 HINT_MATCH(variant_none, variant_read, SG_HINT_ARRAY, SG_HINT_NONE)
 HINT_MATCH(variant_array, variant_read, SG_HINT_ARRAY, SG_HINT_ARRAY)
 HINT_MATCH(variant_map, variant_read, SG_HINT_ARRAY, SG_HINT_MAP)
+HINT_MATCH(any_none, any_read, SG_HINT_NONE, SG_HINT_NONE)
+HINT_MATCH(any_array, any_read, SG_HINT_NONE, SG_HINT_ARRAY)
+HINT_MATCH(any_map, any_read, SG_HINT_NONE, SG_HINT_MAP)
 HINT_MATCH(adapter_none, adapter_read, SG_HINT_NONE, SG_HINT_NONE)
 HINT_MATCH(adapter_array, adapter_read, SG_HINT_NONE, SG_HINT_ARRAY)
 HINT_MATCH(adapter_map, adapter_read, SG_HINT_NONE, SG_HINT_MAP)
@@ -597,6 +664,9 @@ CONTAINED_OPS(optional_map_ops, optional_map, contained_summary, SG_HINT_MAP);
 CONTAINED_OPS(variant_array_ops, variant_array, contained_summary, SG_HINT_ARRAY);
 CONTAINED_OPS(variant_none_ops, variant_none, contained_summary, SG_HINT_NONE);
 CONTAINED_OPS(variant_map_ops, variant_map, contained_summary, SG_HINT_MAP);
+CONTAINED_OPS(any_none_ops, any_none, contained_summary, SG_HINT_NONE);
+CONTAINED_OPS(any_array_ops, any_array, contained_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(any_map_ops, any_map, contained_summary, SG_HINT_MAP);
 CONTAINED_OPS(adapter_array_ops, adapter_array, adapter_summary, SG_HINT_ARRAY);
 CONTAINED_OPS(adapter_none_ops, adapter_none, adapter_summary, SG_HINT_NONE);
 CONTAINED_OPS(adapter_map_ops, adapter_map, adapter_summary, SG_HINT_MAP);
@@ -621,6 +691,9 @@ struct sg_error *lsx_register_utility(struct sg_session *session)
 		{ "std::variant", "std::variant<*>", &variant_array_ops, (void *)variant_read },
 		{ "std::variant (struct)", "std::variant<*>", &variant_none_ops, (void *)variant_read },
 		{ "std::variant (map)", "std::variant<*>", &variant_map_ops, (void *)variant_read },
+		{ "std::any", "std::any", &any_none_ops, (void *)any_read },
+		{ "std::any (array)", "std::any", &any_array_ops, (void *)any_read },
+		{ "std::any (map)", "std::any", &any_map_ops, (void *)any_read },
 #define ADAPTER(n)                                                                          \
 		{ n, n "<*>", &adapter_array_ops, (void *)adapter_read },                   \
 		{ n " (struct)", n "<*>", &adapter_none_ops, (void *)adapter_read },        \
