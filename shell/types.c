@@ -133,6 +133,70 @@ char *qualified_name(Dwarf_Die *die)
 	return c;
 }
 
+/* Qualified names, found once per printing: a class body asks for the
+   same few names hundreds of times, and each costs a walk of the CU.  */
+struct name_cache {
+	size_t cap, n;
+	struct cached_name {
+		Dwarf *dbg;
+		Dwarf_Off off;
+		char *name;
+	} *v;
+};
+
+static void name_cache_free(struct name_cache *nc)
+{
+	for (size_t i = 0; i < nc->cap; i++)
+		free(nc->v[i].name);
+	free(nc->v);
+}
+
+/* DIE's scoped name as DWARF spells it ("std::vector<long int>"), owned
+   by NC; NULL when unnamed.  */
+static const char *raw_qname(struct name_cache *nc, Dwarf_Die *die)
+{
+	if (!dwarf_diename(die))
+		return NULL;
+	Dwarf *dbg = dwarf_cu_getdwarf(die->cu);
+	Dwarf_Off off = dwarf_dieoffset(die);
+	if (nc->n * 2 >= nc->cap) {
+		struct name_cache big = { .cap = nc->cap ? 2 * nc->cap : 64 };
+		big.v = calloc(big.cap, sizeof(*big.v));
+		if (!big.v)
+			return NULL;
+		for (size_t i = 0; i < nc->cap; i++) {
+			if (!nc->v[i].dbg)
+				continue;
+			size_t j = nc->v[i].off % big.cap;
+			while (big.v[j].dbg)
+				j = (j + 1) % big.cap;
+			big.v[j] = nc->v[i];
+			big.n++;
+		}
+		free(nc->v);
+		*nc = big;
+	}
+	size_t j = off % nc->cap;
+	for (; nc->v[j].dbg; j = (j + 1) % nc->cap)
+		if (nc->v[j].dbg == dbg && nc->v[j].off == off)
+			return nc->v[j].name;
+	nc->v[j].dbg = dbg;
+	nc->v[j].off = off;
+	nc->v[j].name = is_cplus(die) ? sg_type_qualified_name(die) : strdup(dwarf_diename(die));
+	nc->n++;
+	return nc->v[j].name;
+}
+
+/* DIE's name as gdb prints it (canonical template arguments), new
+   string.  */
+static char *cached_qualified_name(struct name_cache *nc, Dwarf_Die *die)
+{
+	const char *raw = raw_qname(nc, die);
+	if (!raw)
+		return NULL;
+	return strchr(raw, '<') ? canonical_name(raw) : strdup(raw);
+}
+
 static const char *tag_keyword(int tag)
 {
 	switch (tag) {
@@ -165,6 +229,7 @@ struct local_entry {
 struct local_names {
 	size_t size, n;
 	struct local_entry *slot;
+	struct name_cache *nc;
 };
 
 static bool same_die(Dwarf_Die *a, Dwarf_Die *b)
@@ -184,7 +249,7 @@ static void strip_cv(Dwarf_Die *type)
 
 /* The name gdb gives TYPE (qualifiers share their type's name), as DWARF
    spells it; NULL when unnamed.  */
-static char *gdb_type_name(Dwarf_Die *type)
+static const char *gdb_type_name(struct name_cache *nc, Dwarf_Die *type)
 {
 	Dwarf_Die t = *type;
 	strip_cv(&t);
@@ -192,9 +257,9 @@ static char *gdb_type_name(Dwarf_Die *type)
 	if (!dwarf_diename(&t) || (tag != DW_TAG_typedef && tag != DW_TAG_base_type &&
 				   tag != DW_TAG_enumeration_type && !is_aggregate_tag(tag)))
 		return NULL;
-	if (tag == DW_TAG_base_type || !is_cplus(&t))
-		return strdup(dwarf_diename(&t));
-	return sg_type_qualified_name(&t);
+	if (tag == DW_TAG_base_type)
+		return dwarf_diename(&t);
+	return raw_qname(nc, &t);
 }
 
 /* libiberty's htab_hash_string.  */
@@ -232,17 +297,16 @@ static void resolve(Dwarf_Die *t)
 	}
 }
 
-static bool names_equal(Dwarf_Die *a, const char *b_name)
+static bool names_equal(struct name_cache *nc, Dwarf_Die *a, const char *b_name)
 {
-	char *an = gdb_type_name(a);
-	bool eq = an && b_name && !strcmp(an, b_name);
-	free(an);
-	return eq;
+	const char *an = gdb_type_name(nc, a);
+	return an && b_name && !strcmp(an, b_name);
 }
 
 /* gdb's types_equal (gdbtypes.c) of A and B, or of A and the type a name
    component TEXT stands for (a base type, else a class).  */
-static bool types_equal(Dwarf_Die *a_in, Dwarf_Die *b_in, const char *text, int depth)
+static bool types_equal(struct name_cache *nc, Dwarf_Die *a_in, Dwarf_Die *b_in, const char *text,
+			int depth)
 {
 	if (depth > MAX_TYPE_DEPTH)
 		return false;
@@ -255,7 +319,7 @@ static bool types_equal(Dwarf_Die *a_in, Dwarf_Die *b_in, const char *text, int 
 		bool base = base_word(text) > 0;
 		if (base ? ac >= 0 : !is_aggregate_tag(ac) && ac != DW_TAG_enumeration_type)
 			return false;
-		return names_equal(&a, base ? gdb_base_name(text) : text);
+		return names_equal(nc, &a, base ? gdb_base_name(text) : text);
 	}
 	b = *b_in;
 	resolve(&b);
@@ -266,12 +330,9 @@ static bool types_equal(Dwarf_Die *a_in, Dwarf_Die *b_in, const char *text, int 
 		bool ha = die_type(&a, &at), hb = die_type(&b, &bt);
 		if (!ha || !hb)
 			return ha == hb;
-		return types_equal(&at, &bt, NULL, depth + 1);
+		return types_equal(nc, &at, &bt, NULL, depth + 1);
 	}
-	char *bn = gdb_type_name(&b);
-	bool eq = names_equal(&a, bn);
-	free(bn);
-	return eq || same_die(&a, &b);
+	return names_equal(nc, &a, gdb_type_name(nc, &b)) || same_die(&a, &b);
 }
 
 static const size_t primes[] = { 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 4093, 8191, 16381, 32749 };
@@ -284,8 +345,9 @@ static size_t higher_prime(size_t n)
 	return primes[sizeof(primes) / sizeof(primes[0]) - 1];
 }
 
-static bool local_init(struct local_names *ln)
+static bool local_init(struct local_names *ln, struct name_cache *nc)
 {
+	ln->nc = nc;
 	ln->size = higher_prime(10);
 	ln->n = 0;
 	ln->slot = calloc(ln->size, sizeof(*ln->slot));
@@ -299,12 +361,10 @@ static void local_free(struct local_names *ln)
 	ln->size = ln->n = 0;
 }
 
-static uint32_t entry_hash(Dwarf_Die *type, const char *text)
+static uint32_t entry_hash(struct name_cache *nc, Dwarf_Die *type, const char *text)
 {
-	char *name = type ? gdb_type_name(type) : NULL;
-	uint32_t h = hash_string(name ? name : text ? text : "<unnamed type>");
-	free(name);
-	return h;
+	const char *name = type ? gdb_type_name(nc, type) : NULL;
+	return hash_string(name ? name : text ? text : "<unnamed type>");
 }
 
 /* The slot of TYPE (or TEXT): its entry, or the empty slot ending its
@@ -314,11 +374,11 @@ static struct local_entry *probe(const struct local_names *ln, Dwarf_Die *type, 
 {
 	if (!ln->size)
 		return NULL;
-	uint32_t h = entry_hash(type, text);
+	uint32_t h = entry_hash(ln->nc, type, text);
 	size_t idx = h % ln->size, step = 1 + h % (ln->size - 2);
 	for (size_t i = 0; i < ln->size; i++) {
 		struct local_entry *e = &ln->slot[idx];
-		if (!e->name || (compare && types_equal(&e->type, type, text, 0)))
+		if (!e->name || (compare && types_equal(ln->nc, &e->type, type, text, 0)))
 			return e;
 		idx = (idx + step) % ln->size;
 	}
@@ -332,7 +392,7 @@ static void local_add(struct local_names *ln, const char *name, Dwarf_Die *type)
 	if (ln->size * 3 <= ln->n * 4) {
 		/* htab_expand: rehash in slot order.  */
 		size_t nsize = ln->n * 2 > ln->size ? higher_prime(ln->n * 2) : ln->size;
-		struct local_names big = { .size = nsize, .n = ln->n };
+		struct local_names big = { .size = nsize, .n = ln->n, .nc = ln->nc };
 		big.slot = calloc(nsize, sizeof(*big.slot));
 		if (!big.slot)
 			return;
@@ -353,9 +413,9 @@ static void local_add(struct local_names *ln, const char *name, Dwarf_Die *type)
 }
 
 /* A new table with ORIG's entries, as gdb copies one.  */
-static bool local_copy(struct local_names *ln, const struct local_names *orig)
+static bool local_copy(struct local_names *ln, const struct local_names *orig, struct name_cache *nc)
 {
-	if (!local_init(ln))
+	if (!local_init(ln, nc))
 		return false;
 	for (size_t i = 0; orig && i < orig->size; i++)
 		if (orig->slot[i].name)
@@ -380,6 +440,7 @@ struct tprint {
 	const struct local_names *names;
 	int level;
 	struct offsets *po;	/* ptype/o's state, NULL otherwise */
+	struct name_cache *nc;
 };
 
 static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth);
@@ -532,12 +593,12 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
 static void put_name(struct tprint *p, Dwarf_Die *type)
 {
 	if (!p->names || !is_cplus(type)) {
-		char *q = qualified_name(type);
+		char *q = cached_qualified_name(p->nc, type);
 		lite_puts(p->b, q ? q : "(null)");
 		free(q);
 		return;
 	}
-	char *raw = sg_type_qualified_name(type);
+	const char *raw = raw_qname(p->nc, type);
 	struct sg_buf_lite tmp = { 0 };
 	struct tprint tp = *p;
 	tp.b = &tmp;
@@ -546,7 +607,6 @@ static void put_name(struct tprint *p, Dwarf_Die *type)
 	lite_puts(p->b, c);
 	free(c);
 	free(tmp.s);
-	free(raw);
 }
 
 /* A named type as gdb names it at SHOW <= 0: the keyword in C, the
@@ -671,7 +731,7 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		if (method)
 			lite_putc(&in, '(');
 		if (dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls)) {
-			char *q = qualified_name(&cls);
+			char *q = cached_qualified_name(p->nc, &cls);
 			lite_puts(&in, q ? q : "{...}");
 			free(q);
 		}
@@ -713,8 +773,10 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 char *type_string(Dwarf_Die *type, const char *inner)
 {
 	struct sg_buf_lite b = { 0 };
-	struct tprint p = { .b = &b };
+	struct name_cache nc = { 0 };
+	struct tprint p = { .b = &b, .nc = &nc };
 	decl(&p, type, inner, -1, 0);
+	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
 }
 
@@ -729,7 +791,7 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 	lite_puts(b, "enum ");
 	if (has_attr(&full, DW_AT_enum_class))
 		lite_puts(b, "class ");
-	char *name = qualified_name(&full);
+	char *name = cached_qualified_name(p->nc, &full);
 	if (name) {
 		lite_puts(b, name);
 		if (show > 0)
@@ -746,7 +808,7 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 	char *scope = NULL;
 	const char *own = dwarf_diename(&full);
 	if (own && is_cplus(&full)) {
-		scope = qualified_name(&full);
+		scope = cached_qualified_name(p->nc, &full);
 		size_t len = scope ? strlen(scope) : 0, own_len = strlen(own);
 		if (has_attr(&full, DW_AT_enum_class)) {
 			char *s2 = NULL;
@@ -1222,7 +1284,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 {
 	bool is_class = dwarf_tag(cls) == DW_TAG_class_type;
 	struct local_names ln, semi = { 0 };
-	if (!local_copy(&ln, p->names)) {
+	if (!local_copy(&ln, p->names, p->nc)) {
 		lite_puts(p->b, "{...}");
 		return;
 	}
@@ -1233,7 +1295,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	base_classes(&inner, cls, is_class);
 	/* Typedef lines see the template parameters, not the class's own
 	   typedefs.  */
-	local_copy(&semi, &ln);
+	local_copy(&semi, &ln, p->nc);
 	add_typedefs(p, cls, &ln, depth);
 	lite_puts(p->b, "{\n");
 
@@ -1343,8 +1405,10 @@ char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 		cur = next;
 	}
 	struct sg_buf_lite b = { 0 };
-	struct tprint p = { .t = t, .b = &b };
+	struct name_cache nc = { 0 };
+	struct tprint p = { .t = t, .b = &b, .nc = &nc };
 	decl(&p, &cur, "", 1, 0);
+	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
 }
 
@@ -1364,7 +1428,9 @@ char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_re
 	*header_ret = is_aggregate_tag(dwarf_tag(&st));
 	struct sg_buf_lite b = { 0 };
 	struct offsets po = { 0 };
-	struct tprint p = { .t = t, .b = &b, .po = &po };
+	struct name_cache nc = { 0 };
+	struct tprint p = { .t = t, .b = &b, .po = &po, .nc = &nc };
 	decl(&p, &cur, "", 1, 0);
+	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
 }
