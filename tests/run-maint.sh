@@ -55,6 +55,29 @@ for fx in sg-cxx sg-stl; do
 	stop_fixture "$FIXTURE_PID"
 done
 
+# Corrupt DWARF: 48 bytes of 0xff in the middle of .debug_info and of
+# .debug_abbrev.  Lookups fail with one line each, promptly, the same way
+# through both decoders, and the process is left running.
+bad=$testdir/sg-data-bad
+cp "$FIXTURES/sg-data" "$bad"
+for sec in .debug_info .debug_abbrev; do
+	read -r off size < <(readelf -SW "$bad" | awk -v s="$sec" '$2 == s { print $5, $6 }')
+	printf '\377%.0s' $(seq 48) |
+		dd of="$bad" bs=1 seek=$((16#$off + 16#$size / 2)) conv=notrunc status=none
+done
+start_fixture "$bad" || exit 1
+cmds=(-ex 'ptype struct sg_no_such_type' -ex 'print g_int' -ex 'ptype struct point')
+start=$(date +%s%N)
+sg -p "$FIXTURE_PID" "${cmds[@]}"
+ms=$((($(date +%s%N) - start) / 1000000))
+raw="$OUT|$ERR"
+ok $([ "$(printf '%s\n' "$ERR" | wc -l)" -le 3 ] && [ $ms -lt 5000 ]; echo $?) \
+	"corrupt DWARF: at most one line per command, in $ms ms"
+SPYGLASS_NAME_INDEX=libdw sg -p "$FIXTURE_PID" "${cmds[@]}"
+is "$raw" "$OUT|$ERR" "corrupt DWARF: the same answers through libdw"
+check_running "$FIXTURE_PID" "the target of the corrupt DWARF runs"
+stop_fixture "$FIXTURE_PID"
+
 # A static member is declared in its class and defined at the top level
 # through DW_AT_specification; gdb finds it from main's scope.
 start_fixture "$FIXTURES/sg-cxx" || exit 1
