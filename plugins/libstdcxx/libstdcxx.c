@@ -495,31 +495,38 @@ static char *recognize(struct sg_target *t, const Dwarf_Die *type, const char *q
 	return out;
 }
 
-/* The string typedefs the type printers try, by name: one is used only
-   when the program's DWARF has the typedef and it names this very type
-   (gdb.lookup_type(name).strip_typedefs() == type).  */
-static char *string_typedef(struct sg_target *t, const char *qname)
+/* The string typedef the type printers try for QNAME, by its character
+   type: used only when the program's DWARF has the typedef and it names
+   this very type (gdb.lookup_type(name).strip_typedefs() == type).  */
+static char *string_typedef(struct sg_target *t, const Dwarf_Die *type, const char *qname)
 {
-	static const char *const names[] = {
-		"std::string", "std::wstring", "std::u8string", "std::u16string", "std::u32string",
-		"std::string_view", "std::wstring_view", "std::u8string_view", "std::u16string_view",
-		"std::u32string_view",
+	static const char *const names[][3] = {
+		{ "char", "std::string", "std::string_view" },
+		{ "wchar_t", "std::wstring", "std::wstring_view" },
+		{ "char8_t", "std::u8string", "std::u8string_view" },
+		{ "char16_t", "std::u16string", "std::u16string_view" },
+		{ "char32_t", "std::u32string", "std::u32string_view" },
 	};
-	if (strncmp(qname, "std::basic_string", 17) && strncmp(qname, "std::__cxx11::basic_string<", 27))
+	bool view = !strncmp(qname, "std::basic_string_view<", 23);
+	if (!view && strncmp(qname, "std::basic_string<", 18) &&
+	    strncmp(qname, "std::__cxx11::basic_string<", 27))
 		return NULL;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	Dwarf_Die ch;
+	const char *chname = lsx_template_arg(t, type, 0, &ch) ? dwarf_diename(&ch) : NULL;
+	for (size_t i = 0; chname && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(chname, names[i][0]))
+			continue;
 		Dwarf_Die td, st;
-		struct sg_error *err = sg_lookup_type(t, names[i], &td);
+		struct sg_error *err = sg_lookup_type(t, names[i][view ? 2 : 1], &td);
 		if (err) {
 			sg_error_destroy(err);
-			continue;
+			return NULL;
 		}
 		sg_type_strip(&td, &st);
 		char *n = sg_type_qualified_name(&st);
 		bool same = n && !strcmp(n, qname);
 		free(n);
-		if (same)
-			return strdup(names[i]);
+		return same ? strdup(names[i][view ? 2 : 1]) : NULL;
 	}
 	return NULL;
 }
@@ -531,7 +538,7 @@ static char *recognized_class(struct sg_target *t, const Dwarf_Die *type)
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_class_type)
 		return NULL;
 	char *qname = sg_type_qualified_name(type);
-	char *s = qname ? string_typedef(t, qname) : NULL;
+	char *s = qname ? string_typedef(t, type, qname) : NULL;
 	if (!s && qname)
 		s = recognize(t, type, qname);
 	free(qname);

@@ -254,7 +254,7 @@ static void find_delegate(struct sg_session *session, struct contained *c)
 	c->delegate = lsx_find_reader(session, &c->type, &c->reader) && c->reader.ops->children;
 }
 
-static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v,
+static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v, bool named,
 				      struct contained *c)
 {
 	static const char *const engaged_path[] = { "_M_payload", "_M_engaged", NULL };
@@ -275,18 +275,39 @@ static struct sg_error *optional_read(struct sg_session *session, const struct s
 	sg_value_destroy(val);
 	if (!lsx_template_arg(t, sg_value_type(v), 0, &c->type))
 		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of std::optional");
+	c->present = engaged;
+	find_delegate(session, c);
+	if (!named)
+		return NULL;
 	char *tn = lsx_type_name(t, &c->type);
 	if (!tn || asprintf(&c->type_name, "std::optional<%s>", tn) < 0)
 		c->type_name = NULL;
 	free(tn);
-	if (!c->type_name)
-		return &sg_enomem;
-	c->present = engaged;
-	find_delegate(session, c);
-	return NULL;
+	return c->type_name ? NULL : &sg_enomem;
 }
 
-static struct sg_error *variant_read(struct sg_session *session, const struct sg_value *v,
+/* "std::variant<int, std::string>": the N alternatives' names.  */
+static char *variant_name(struct sg_target *t, const Dwarf_Die *type, unsigned n)
+{
+	char *names = NULL, *ret;
+	size_t len = 0;
+	FILE *f = open_memstream(&names, &len);
+	if (!f)
+		return NULL;
+	for (unsigned i = 0; i < n; i++) {
+		Dwarf_Die alt;
+		char *an = lsx_template_arg(t, type, i, &alt) ? lsx_type_name(t, &alt) : NULL;
+		fprintf(f, "%s%s", i ? ", " : "", an ? an : "?");
+		free(an);
+	}
+	fclose(f);
+	if (!names || asprintf(&ret, "std::variant<%s>", names) < 0)
+		ret = NULL;
+	free(names);
+	return ret;
+}
+
+static struct sg_error *variant_read(struct sg_session *session, const struct sg_value *v, bool named,
 				     struct contained *c)
 {
 	static const char *const index_path[] = { "_M_index", NULL };
@@ -305,22 +326,7 @@ static struct sg_error *variant_read(struct sg_session *session, const struct sg
 	c->address = sg_value_address(u);
 	sg_value_destroy(u);
 	unsigned n = lsx_template_count(t, sg_value_type(v));
-	char *names = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&names, &len);
-	if (!f)
-		return &sg_enomem;
-	for (unsigned i = 0; i < n; i++) {
-		Dwarf_Die alt;
-		char *an = lsx_template_arg(t, sg_value_type(v), i, &alt) ? lsx_type_name(t, &alt) : NULL;
-		fprintf(f, "%s%s", i ? ", " : "", an ? an : "?");
-		free(an);
-	}
-	fclose(f);
-	if (!names || asprintf(&c->type_name, "std::variant<%s>", names) < 0)
-		c->type_name = NULL;
-	free(names);
-	if (!c->type_name)
+	if (named && !(c->type_name = variant_name(t, sg_value_type(v), n)))
 		return &sg_enomem;
 	/* All ones in the index is variant_npos: valueless by exception.  */
 	uint64_t npos = isize >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * isize)) - 1;
@@ -333,19 +339,24 @@ static struct sg_error *variant_read(struct sg_session *session, const struct sg
 				       c->index, n);
 	}
 	lsx_template_arg(t, sg_value_type(v), (unsigned)c->index, &c->type);
-	char *named;
-	if (asprintf(&named, "%s [index %" PRIu64 "]", c->type_name, c->index) < 0) {
-		contained_fini(c);
-		return &sg_enomem;
+	char *with_index;
+	if (named) {
+		if (asprintf(&with_index, "%s [index %" PRIu64 "]", c->type_name, c->index) < 0) {
+			contained_fini(c);
+			return &sg_enomem;
+		}
+		free(c->type_name);
+		c->type_name = with_index;
 	}
-	free(c->type_name);
-	c->type_name = named;
 	c->present = true;
 	find_delegate(session, c);
 	return NULL;
 }
 
-typedef struct sg_error *read_fn(struct sg_session *, const struct sg_value *, struct contained *);
+/* Read the contained value; NAMED: also the name the summary shows (type
+   names cost DWARF walks, so match and children do without).  */
+typedef struct sg_error *read_fn(struct sg_session *, const struct sg_value *, bool named,
+				 struct contained *);
 
 /* The contained value's own reader's summary.  */
 static struct sg_error *delegate_summary(struct sg_session *session, struct sg_target *t,
@@ -370,7 +381,7 @@ static struct sg_error *contained_summary(struct sg_session *session, const stru
 {
 	read_fn *read = (read_fn *)arg;
 	struct contained c;
-	struct sg_error *err = read(session, v, &c);
+	struct sg_error *err = read(session, v, true, &c);
 	if (err)
 		return err;
 	char *inner = NULL;
@@ -393,7 +404,7 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 {
 	read_fn *read = (read_fn *)arg;
 	struct contained c;
-	struct sg_error *err = read(session, v, &c);
+	struct sg_error *err = read(session, v, false, &c);
 	if (err)
 		return err;
 	struct sg_target *t = sg_value_target(v);
@@ -416,7 +427,7 @@ static struct sg_error *contained_children(struct sg_session *session, const str
    from the symbol table, looked up in the DWARF as gdb's printer does);
    the value is in _M_storage._M_buffer (internal) or at _M_storage._M_ptr
    (external).  */
-static struct sg_error *any_read(struct sg_session *session, const struct sg_value *v,
+static struct sg_error *any_read(struct sg_session *session, const struct sg_value *v, bool named,
 				 struct contained *c)
 {
 	static const char *const mgr_path[] = { "_M_manager", NULL };
@@ -429,7 +440,7 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 	if (err)
 		return err;
 	if (!mgr)
-		return (c->type_name = strdup("std::any")) ? NULL : &sg_enomem;
+		return !named || (c->type_name = strdup("std::any")) ? NULL : &sg_enomem;
 	struct sg_symbol sym;
 	if ((err = sg_symbolize(t, mgr, &sym))) {
 		sg_error_destroy(err);
@@ -465,6 +476,8 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 	}
 	c->present = true;
 	find_delegate(session, c);
+	if (!named)
+		return NULL;
 	/* With a reader with children the summary is "std::any containing"
 	   that reader's summary, else the contained type's name.  */
 	char *tn = c->delegate ? NULL : lsx_type_name(t, &c->type);
@@ -477,7 +490,7 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 /* std::stack, std::queue and std::priority_queue wrap the container c:
    "std::stack wrapping: std::deque with 2 elements = {1, 2}", its children
    and display hint.  */
-static struct sg_error *adapter_read(struct sg_session *session, const struct sg_value *v,
+static struct sg_error *adapter_read(struct sg_session *session, const struct sg_value *v, bool named,
 				     struct contained *c)
 {
 	static const char *const c_path[] = { "c", NULL };
@@ -489,13 +502,15 @@ static struct sg_error *adapter_read(struct sg_session *session, const struct sg
 	c->type = *sg_value_type(m);
 	c->address = sg_value_address(m);
 	sg_value_destroy(m);
+	c->present = true;
+	find_delegate(session, c);
+	if (!named)
+		return NULL;
 	Dwarf_Die st;
 	sg_type_strip(sg_value_type(v), &st);
 	if (!(c->type_name = sg_type_qualified_name(&st)))
 		return &sg_enomem;
 	c->type_name[strcspn(c->type_name, "<")] = '\0';
-	c->present = true;
-	find_delegate(session, c);
 	return NULL;
 }
 
@@ -503,7 +518,7 @@ static struct sg_error *adapter_summary(struct sg_session *session, const struct
 					char **ret, void *arg SG_UNUSED)
 {
 	struct contained c;
-	struct sg_error *err = adapter_read(session, v, &c);
+	struct sg_error *err = adapter_read(session, v, true, &c);
 	if (err)
 		return err;
 	char *inner = NULL;
@@ -526,7 +541,7 @@ static enum sg_display_hint contained_hint(struct sg_session *session, const str
 					   read_fn *read, enum sg_display_hint own)
 {
 	struct contained c;
-	struct sg_error *err = read(session, v, &c);
+	struct sg_error *err = read(session, v, false, &c);
 	if (err) {
 		sg_error_destroy(err);
 		return own;
