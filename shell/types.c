@@ -912,6 +912,8 @@ static bool need_access_labels(Dwarf_Die *cls, bool is_class)
 
 #define OFFSET_COLUMN 27	/* the width of the column, without its two spaces */
 
+#define MAX_PTYPE_TEXT (16u << 20)
+
 struct offsets {
 	uint64_t offset_bitpos, end_bitpos;
 };
@@ -1033,11 +1035,13 @@ static enum access access_label(struct tprint *p, enum access last, enum access 
 	return now;
 }
 
-/* The typedefs of CLS and, recursively, of its bases.  */
-static void add_typedefs(struct tprint *p, Dwarf_Die *cls, struct local_names *ln, int depth)
+/* The typedefs of CLS and, recursively, of its bases; *BUDGET bounds the
+   classes visited (hostile DWARF can make a class its own base twice).  */
+static void add_typedefs(struct tprint *p, Dwarf_Die *cls, struct local_names *ln, int depth,
+			 int *budget)
 {
 	Dwarf_Die m;
-	if (depth > MAX_TYPE_DEPTH || dwarf_child(cls, &m) != 0)
+	if (depth > MAX_TYPE_DEPTH || --*budget < 0 || dwarf_child(cls, &m) != 0)
 		return;
 	do {
 		if (dwarf_tag(&m) == DW_TAG_typedef)
@@ -1051,7 +1055,7 @@ static void add_typedefs(struct tprint *p, Dwarf_Die *cls, struct local_names *l
 		strip(&bt, &full);
 		if (p->t)
 			sg_type_complete(p->t, &full, &full);
-		add_typedefs(p, &full, ln, depth + 1);
+		add_typedefs(p, &full, ln, depth + 1, budget);
 	} while (dwarf_siblingof(&m, &m) == 0);
 }
 
@@ -1296,7 +1300,8 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	/* Typedef lines see the template parameters, not the class's own
 	   typedefs.  */
 	local_copy(&semi, &ln, p->nc);
-	add_typedefs(p, cls, &ln, depth);
+	int budget = 256;
+	add_typedefs(p, cls, &ln, depth, &budget);
 	lite_puts(p->b, "{\n");
 
 	size_t n_fields = 0, n_methods = 0, n_typedefs = 0, n_shown_methods = 0;
@@ -1386,7 +1391,9 @@ static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
 			lite_puts(p->b, "{...}");
 		return;
 	}
-	if (depth > MAX_TYPE_DEPTH) {
+	/* Bounded nesting and text: hostile DWARF can nest a struct in
+	   itself, which ptype/o would spell out at every level.  */
+	if (depth > MAX_TYPE_DEPTH || p->b->len > MAX_PTYPE_TEXT) {
 		lite_puts(p->b, "{...}");
 		return;
 	}
