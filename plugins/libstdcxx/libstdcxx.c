@@ -2,8 +2,9 @@
    libstdc++ printers print in gdb.  This file registers the readers of the
    other files (one per container family) and holds their shared helpers.
 
-   Every walk is bounded by the container's own count and by "print
-   elements", so cyclic or garbage links end it with an error.  */
+   Every walk is bounded by "print elements" and by the container's own
+   count (or a cycle check where it keeps none), so cyclic or garbage links
+   end it with an error.  */
 #include <config.h>
 #include "libstdcxx.h"
 
