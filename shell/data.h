@@ -25,11 +25,18 @@ char *qualified_name(Dwarf_Die *die);
 char *type_string(Dwarf_Die *type, const char *inner);
 /* ptype's text for TYPE (struct bodies expanded), new string.  */
 char *ptype_string(struct sg_target *t, Dwarf_Die *type);
+/* type_string and ptype_string as gdb prints them when its current
+   language is C++ (CPLUS: the selected frame's unit is C++) rather than
+   C: no "struct" before a class's name, "(void)" for a method without
+   parameters, an enum's underlying type.  The functions above are
+   these with CPLUS false.  */
+char *type_string_lang(Dwarf_Die *type, const char *inner, bool cplus);
+char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus);
 /* ptype/o's text for TYPE: each data member's offset and size, holes,
    total sizes; no methods or typedefs.  *HEADER_RET tells whether gdb's
    column header (PTYPE_OFFSETS_HEADER) goes before "type = ": when TYPE
    is a struct or union.  New string.  */
 #define PTYPE_OFFSETS_HEADER "/" "* offset      |    size *" "/  "
-char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_ret);
+char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret);
 
 #endif

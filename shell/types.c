@@ -441,6 +441,7 @@ struct tprint {
 	int level;
 	struct offsets *po;	/* ptype/o's state, NULL otherwise */
 	struct name_cache *nc;
+	bool cplus;		/* gdb's current language is C++, not C */
 };
 
 static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth);
@@ -614,7 +615,9 @@ static void put_name(struct tprint *p, Dwarf_Die *type)
 static void type_name(struct tprint *p, Dwarf_Die *type)
 {
 	int tag = dwarf_tag(type);
-	lite_puts(p->b, tag_keyword(tag));
+	/* C names "struct x"; C++ just "x".  */
+	if (!p->cplus)
+		lite_puts(p->b, tag_keyword(tag));
 	const char *local = local_lookup(p->names, type, NULL);
 	if (local) {
 		lite_puts(p->b, local);
@@ -772,9 +775,14 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 
 char *type_string(Dwarf_Die *type, const char *inner)
 {
+	return type_string_lang(type, inner, false);
+}
+
+char *type_string_lang(Dwarf_Die *type, const char *inner, bool cplus)
+{
 	struct sg_buf_lite b = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .b = &b, .nc = &nc };
+	struct tprint p = { .b = &b, .nc = &nc, .cplus = cplus };
 	decl(&p, type, inner, -1, 0);
 	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
@@ -802,6 +810,17 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 		if (!dwarf_diename(&full))
 			lite_puts(b, "{...}");
 		return;
+	}
+	Dwarf_Die under;
+	if (p->cplus && die_type(&full, &under)) {
+		/* In C++ gdb shows the underlying type: "enum E : short {".  */
+		strip(&under, &under);
+		if (dwarf_diename(&under)) {
+			lite_puts(b, ": ");
+			lite_puts(b, dwarf_tag(&under) == DW_TAG_base_type ? gdb_base_name(dwarf_diename(&under))
+									  : dwarf_diename(&under));
+			lite_putc(b, ' ');
+		}
 	}
 	/* C++ enumerators are named in the enum's scope ("ns::RED"), or in
 	   the enum itself for an enum class ("ns::Level::Low").  */
@@ -1217,6 +1236,8 @@ static void method(struct tprint *p, Dwarf_Die *m, const char *cls_name, int dep
 	}
 	if (varargs)
 		lite_puts(p->b, printed ? ", ..." : "...");
+	else if (!printed && p->cplus)
+		lite_puts(p->b, "void");
 	lite_putc(p->b, ')');
 	/* The qualifiers of *this: "const", "volatile".  */
 	if (has_this && die_type(&first, &pt) && dwarf_tag(&pt) == DW_TAG_pointer_type &&
@@ -1404,6 +1425,11 @@ static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
    declarator kept: "struct node {...} *".  */
 char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 {
+	return ptype_string_lang(t, type, false);
+}
+
+char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus)
+{
 	Dwarf_Die cur = *type;
 	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
 		Dwarf_Die next;
@@ -1413,13 +1439,13 @@ char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 	}
 	struct sg_buf_lite b = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .t = t, .b = &b, .nc = &nc };
+	struct tprint p = { .t = t, .b = &b, .nc = &nc, .cplus = cplus };
 	decl(&p, &cur, "", 1, 0);
 	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
 }
 
-char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_ret)
+char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret)
 {
 	Dwarf_Die cur = *type, st;
 	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
@@ -1436,7 +1462,7 @@ char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool *header_re
 	struct sg_buf_lite b = { 0 };
 	struct offsets po = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .t = t, .b = &b, .po = &po, .nc = &nc };
+	struct tprint p = { .t = t, .b = &b, .po = &po, .nc = &nc, .cplus = cplus };
 	decl(&p, &cur, "", 1, 0);
 	name_cache_free(&nc);
 	return b.s ? b.s : strdup("");
