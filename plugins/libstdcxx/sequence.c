@@ -216,6 +216,7 @@ struct list {
 	uint64_t head, first;
 	uint64_t count;		/* UINT64_MAX: not kept (the old ABI) */
 	uint64_t value_off;	/* the node's _M_storage */
+	uint64_t next_off;	/* the node's _M_next */
 	Dwarf_Die elem;
 };
 
@@ -226,6 +227,7 @@ static struct sg_error *list_read(const struct sg_value *v, struct list *l)
 	static const char *const impl[] = { "_M_impl", NULL };
 	static const char *const head[] = { "_M_impl", "_M_node", NULL };
 	static const char *const storage[] = { "_M_storage", NULL };
+	static const char *const next_f[] = { "_M_next", NULL };
 	struct sg_target *t = sg_value_target(v);
 	struct sg_value *hdr, *im;
 	struct sg_error *err = lsx_member_path(v, head, &hdr);
@@ -245,6 +247,8 @@ static struct sg_error *list_read(const struct sg_value *v, struct list *l)
 	sg_value_destroy(im);
 	if (!err)
 		err = lsx_offset(t, &node, storage, &l->value_off, NULL);
+	if (!err)
+		err = lsx_offset(t, &node, next_f, &l->next_off, NULL);
 	if (err)
 		return err;
 	if (l->count > MAX_SANE_COUNT && l->count != UINT64_MAX)
@@ -288,7 +292,7 @@ static struct sg_error *list_children(struct sg_session *session SG_UNUSED, cons
 			return err;
 		if (r != SG_CB_OK)
 			break;
-		if ((err = sg_target_read_u64(t, node, &node)))
+		if ((err = sg_target_read_u64(t, node + l.next_off, &node)))
 			return err;
 	}
 	return NULL;

@@ -90,7 +90,7 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 	if (!name)
 		return &sg_enomem;
 	int r;
-	int32_t use = 0, weak = 0;
+	int32_t use = 0, weak = 0;	/* _Atomic_word: int */
 	if (!pi) {
 		r = asprintf(ret, "%s (empty)", name);
 	} else if ((err = sg_target_read(t, pi + use_off, &use, sizeof(use))) ||
