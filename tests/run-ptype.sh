@@ -18,11 +18,13 @@ classes=('ptype ns::Base' 'ptype g_derived' 'ptype ns::Shape' 'ptype ns::Circle'
 	 'ptype ns::Hidden' 'ptype ns::Guarded' 'ptype ns::VLeft' 'ptype ns::VRight'
 	 'ptype ns::Diamond' 'ptype ns::VBase' 'ptype ns::Counter' 'ptype g_empty'
 	 'ptype g_global' 'ptype g_secret' 'ptype g_only_data' 'ptype g_word'
-	 'ptype g_overloads' 'ptype g_hid')
+	 'ptype g_overloads' 'ptype g_hid' 'ptype ns::Gadget' 'ptype g_gadget' 'whatis g_gadget'
+	 'ptype g_vd' 'ptype ns::VB')
 templates=('ptype g_arr4' 'ptype g_arr2' 'ptype ns::Array<int, 4>' 'ptype g_pair'
 	   'ptype ns::Pair<int, double>' 'ptype g_pair_nested' 'ptype g_box' 'ptype g_box_str'
 	   'ptype g_fixed' 'whatis g_box' 'whatis g_box_str' 'whatis g_pair_nested'
-	   'whatis g_fixed' 'whatis g_arr4.data')
+	   'whatis g_fixed' 'whatis g_arr4.data' 'ptype g_list' 'ptype g_mlist' 'ptype g_node'
+	   'whatis g_node' 'whatis g_list.head')
 members=('ptype g_bits' 'ptype g_num' 'ptype g_anon' 'ptype g_outer' 'ptype g_inner'
 	 'ptype g_from_outer' 'ptype g_holder' 'whatis g_anon.u' 'ptype g_anon.u'
 	 'whatis g_anon.u.parts' 'ptype g_anon.u.parts' 'whatis g_bits.a' 'ptype g_outer.lv'
@@ -30,7 +32,8 @@ members=('ptype g_bits' 'ptype g_num' 'ptype g_anon' 'ptype g_outer' 'ptype g_in
 	 'whatis g_outer.p' 'ptype g_outer.p' 'whatis g_outer.ip' 'whatis g_outer.in3'
 	 'whatis g_holder.mfp' 'ptype g_holder.mfp' 'whatis g_holder.mp' 'ptype g_holder.mp'
 	 'whatis g_holder.fn' 'whatis g_holder.cp' 'whatis g_holder.cv' 'whatis g_holder.ref'
-	 'whatis g_overloads.cb' 'whatis g_overloads.vcb')
+	 'whatis g_overloads.cb' 'whatis g_overloads.vcb' 'ptype g_gadget->cb'
+	 'whatis g_gadget->cb')
 derived=('whatis g_derived' 'whatis &g_derived' 'ptype &g_derived' 'whatis g_base'
 	 'ptype g_base' 'whatis *g_base' 'ptype *g_shape' 'whatis g_shape_ref'
 	 'ptype g_shape_ref' 'whatis g_counters' 'ptype g_counters' 'whatis g_dptrs'
@@ -80,7 +83,8 @@ compare "pointers, references, arrays" "${derived[@]}"
 offsets=('ptype/o ns::Bits' 'ptype/o g_anon' 'ptype/o g_derived' 'ptype/o ns::Num'
 	 'ptype/o g_counter' 'ptype/o g_outer' 'ptype/o g_secret' 'ptype/o g_base' 'ptype/o int'
 	 'ptype/o g_global' 'ptype/o g_arr4' 'ptype/o ns::Shape' 'ptype/o g_diamond'
-	 'ptype/o g_holder' 'ptype/o g_empty' 'ptype/o g_word' 'ptype/o g_pair_nested')
+	 'ptype/o g_holder' 'ptype/o g_empty' 'ptype/o g_word' 'ptype/o g_pair_nested'
+	 'ptype/o ns::Gadget' 'ptype/o g_vd' 'ptype/o g_mlist' 'ptype/o g_node')
 sg -p "$pid" -ex 'ptype/o g_bits'
 if [ $STATUS -ne 0 ]; then
 	skip "ptype/o: the ptype command does not take /o yet ($ERR)"
