@@ -1,8 +1,9 @@
-/* Types as gdb 13 writes them when the current language is C, which is
-   where an attached process usually stops (a system call in libc): C
-   declarations ("char *(*)[4]"), ptype's bodies including C++ classes
-   (bases, access labels, static members, methods, typedefs, template
-   arguments), and the small DWARF type helpers the value printer shares.
+/* Types as gdb 13 writes them: C declarations ("char *(*)[4]"), ptype's
+   bodies including C++ classes (bases, access labels, static members,
+   methods, typedefs, template arguments), ptype/o's offsets, and the
+   small DWARF type helpers the value printer shares.  gdb spells types in
+   its current language: C where an attached process usually stops (a
+   system call in libc), C++ in a C++ frame; the *_lang variants take it.
 
    The printer follows gdb's c_print_type: SHOW > 0 spells a struct's body
    out, SHOW 0 spells out only unnamed ones, SHOW < 0 names them.  Inside a
