@@ -9,7 +9,6 @@
 #include "libstdcxx.h"
 
 #include <dwarf.h>
-#include <fnmatch.h>
 
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_BASES 64
@@ -664,34 +663,22 @@ struct sg_error *lsx_with_elements(const char *name, uint64_t n, char **ret)
 	return NULL;
 }
 
-struct reader_find {
-	const char *name;
-	struct lsx_reader *found;
-	bool ok;
-};
-
-static int match_reader(const struct sg_registry_entry *e, void *arg)
+bool lsx_find_reader(struct sg_session *session, struct sg_target *t, const Dwarf_Die *type,
+		     uint64_t address, struct lsx_reader *ret)
 {
-	struct reader_find *f = arg;
-	if (!e->pattern || fnmatch(e->pattern, f->name, 0) != 0)
-		return SG_CB_OK;
-	f->found->ops = e->ops;
-	f->found->arg = e->arg;
-	f->ok = true;
-	return SG_CB_ABORT;
-}
-
-bool lsx_find_reader(struct sg_session *session, const Dwarf_Die *type, struct lsx_reader *ret)
-{
-	Dwarf_Die st;
-	sg_type_strip(type, &st);
-	char *name = sg_type_qualified_name(&st);
-	if (!name)
+	struct sg_value *v;
+	struct sg_error *err = sg_value_at(t, type, address, &v);
+	if (err) {
+		sg_error_destroy(err);
 		return false;
-	struct reader_find f = { name, ret, false };
-	sg_registry_foreach(session, SG_REGISTRY_READER, match_reader, &f);
-	free(name);
-	return f.ok;
+	}
+	const struct sg_registry_entry *e = sg_reader_lookup(session, v);
+	sg_value_destroy(v);
+	if (!e)
+		return false;
+	ret->ops = e->ops;
+	ret->arg = e->arg;
+	return true;
 }
 
 static struct sg_error *libstdcxx_init(struct sg_session *session, void **state_ret SG_UNUSED)

@@ -73,13 +73,15 @@ size_t lsx_utf8_decode(const unsigned char *s, size_t n, uint32_t *out);
 /* "NAME with 1 element", "NAME with N elements".  */
 struct sg_error *lsx_with_elements(const char *name, uint64_t n, char **ret);
 
-/* The reader registered for TYPE, for printers that show a contained value
-   as gdb's printers do (optional, variant).  */
+/* The reader of the value of TYPE at ADDRESS (sg_reader_lookup: pattern,
+   then match), for printers that show a contained value as gdb's printers
+   do (optional, variant, any, the adapters).  */
 struct lsx_reader {
 	const struct sg_reader_ops *ops;
 	void *arg;
 };
-bool lsx_find_reader(struct sg_session *session, const Dwarf_Die *type, struct lsx_reader *ret);
+bool lsx_find_reader(struct sg_session *session, struct sg_target *t, const Dwarf_Die *type,
+		     uint64_t address, struct lsx_reader *ret);
 
 struct sg_error *lsx_register_string(struct sg_session *session);
 struct sg_error *lsx_register_sequence(struct sg_session *session);

@@ -249,9 +249,10 @@ static void contained_fini(struct contained *c)
 	free(c->type_name);
 }
 
-static void find_delegate(struct sg_session *session, struct contained *c)
+static void find_delegate(struct sg_session *session, const struct sg_value *v, struct contained *c)
 {
-	c->delegate = lsx_find_reader(session, &c->type, &c->reader) && c->reader.ops->children;
+	c->delegate = lsx_find_reader(session, sg_value_target(v), &c->type, c->address, &c->reader) &&
+		      c->reader.ops->children;
 }
 
 static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v, bool named,
@@ -276,7 +277,7 @@ static struct sg_error *optional_read(struct sg_session *session, const struct s
 	if (!lsx_template_arg(t, sg_value_type(v), 0, &c->type))
 		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of std::optional");
 	c->present = engaged;
-	find_delegate(session, c);
+	find_delegate(session, v, c);
 	if (!named)
 		return NULL;
 	char *tn = lsx_type_name(t, &c->type);
@@ -349,7 +350,7 @@ static struct sg_error *variant_read(struct sg_session *session, const struct sg
 		c->type_name = with_index;
 	}
 	c->present = true;
-	find_delegate(session, c);
+	find_delegate(session, v, c);
 	return NULL;
 }
 
@@ -475,7 +476,7 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 		return err;
 	}
 	c->present = true;
-	find_delegate(session, c);
+	find_delegate(session, v, c);
 	if (!named)
 		return NULL;
 	/* With a reader with children the summary is "std::any containing"
@@ -503,7 +504,7 @@ static struct sg_error *adapter_read(struct sg_session *session, const struct sg
 	c->address = sg_value_address(m);
 	sg_value_destroy(m);
 	c->present = true;
-	find_delegate(session, c);
+	find_delegate(session, v, c);
 	if (!named)
 		return NULL;
 	Dwarf_Die st;
@@ -523,7 +524,7 @@ static struct sg_error *adapter_summary(struct sg_session *session, const struct
 		return err;
 	char *inner = NULL;
 	struct lsx_reader r;
-	if (lsx_find_reader(session, &c.type, &r)) {
+	if (lsx_find_reader(session, sg_value_target(v), &c.type, c.address, &r)) {
 		c.reader = r;
 		err = delegate_summary(session, sg_value_target(v), &c, &inner);
 	}
