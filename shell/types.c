@@ -1149,7 +1149,10 @@ static void field(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m, int show, int 
 		offset_column(p, cls, m);
 		/* ptype/o spells out struct and union members (not typedefs of
 		   them), their offsets counted from the outermost struct.  */
-		int tag = typed ? dwarf_tag(&mt) : 0;
+		Dwarf_Die bare = mt;
+		if (typed)
+			strip_cv(&bare);
+		int tag = typed ? dwarf_tag(&bare) : 0;
 		if (!is_static && is_aggregate_tag(tag)) {
 			newshow++;
 			nested.offset_bitpos = p->po->offset_bitpos + member_bitpos(m);
