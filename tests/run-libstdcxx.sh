@@ -95,6 +95,8 @@ compare_gdb "$pid" "atomics (integers, bool, char, pointer), bitsets, stack, que
 	g_ai g_ab g_ap g_al g_ac g_au g_bits g_ebits g_bits8 g_stack g_queue g_pq g_vstack
 compare_gdb "$pid" "type names in summaries: str() of classes, the type printers' names" \
 	g_upp g_uparr g_sps g_optp g_optc g_optptr g_optvp g_optsl g_optvip g_optms g_varp
+compare_gdb "$pid" "nested optionals and variants, optional<pair>, optional<tuple>" \
+	g_optopt g_varopt g_optpair g_opttup
 
 # "print elements" limits strings, elements and map pairs as in gdb.
 limit_vars=(g_long_s g_rep g_big g_vb70 g_bigdq g_fl g_us g_tup g_l)

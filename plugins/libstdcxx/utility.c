@@ -376,7 +376,8 @@ static struct sg_error *delegate_summary(struct sg_session *session, struct sg_t
 }
 
 /* "NAME [no contained value]", "NAME containing SUMMARY" (the contained
-   value's reader's), or "NAME".  ARG is the read function.  */
+   value's reader's; "None", Python's, from a reader without one such as
+   std::pair's), or "NAME".  ARG is the read function.  */
 static struct sg_error *contained_summary(struct sg_session *session, const struct sg_value *v,
 					  char **ret, void *arg)
 {
@@ -390,7 +391,7 @@ static struct sg_error *contained_summary(struct sg_session *session, const stru
 	if (!c.present)
 		r = asprintf(ret, "%s [no contained value]", c.type_name);
 	else if (c.delegate && !(err = delegate_summary(session, sg_value_target(v), &c, &inner)))
-		r = asprintf(ret, "%s containing %s", c.type_name, inner ? inner : "");
+		r = asprintf(ret, "%s containing %s", c.type_name, inner ? inner : "None");
 	else if (!err)
 		r = asprintf(ret, "%s", c.type_name);
 	free(inner);
@@ -528,7 +529,7 @@ static struct sg_error *adapter_summary(struct sg_session *session, const struct
 		c.reader = r;
 		err = delegate_summary(session, sg_value_target(v), &c, &inner);
 	}
-	if (!err && asprintf(ret, "%s wrapping: %s", c.type_name, inner ? inner : "") < 0)
+	if (!err && asprintf(ret, "%s wrapping: %s", c.type_name, inner ? inner : "None") < 0)
 		err = &sg_enomem;
 	free(inner);
 	contained_fini(&c);
