@@ -99,7 +99,7 @@ compare_gdb "$pid" "nested optionals and variants, optional<pair>, optional<tupl
 	g_optopt g_varopt g_optpair g_opttup
 
 # "print elements" limits strings, elements and map pairs as in gdb.
-limit_vars=(g_long_s g_rep g_big g_vb70 g_bigdq g_fl g_us g_tup g_l)
+limit_vars=(g_long_s g_rep g_big g_vb70 g_bigdq g_fl g_us g_tup g_l g_vv g_dqv g_vp g_ls g_sset g_bits g_stack g_anyv g_optv g_il g_ws g_wrep)
 args=(-ex 'set print elements 4')
 for v in "${limit_vars[@]}"; do
 	args+=(-ex "print $v")
