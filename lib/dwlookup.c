@@ -312,6 +312,19 @@ static struct sg_module *search(struct sg_target *t, const char *key, struct wan
 	return m;
 }
 
+/* The address in a one-operation location: DW_OP_addr, or DWARF 5's
+   DW_OP_addrx (an index into .debug_addr, which clang emits by default).  */
+static bool static_address(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Addr *ret)
+{
+	if (op->atom == DW_OP_addr) {
+		*ret = op->number;
+		return true;
+	}
+	Dwarf_Attribute addr;
+	return (op->atom == DW_OP_addrx || op->atom == DW_OP_GNU_addr_index) &&
+	       dwarf_getlocation_attr(loc, op, &addr) == 0 && dwarf_formaddr(&addr, ret) == 0;
+}
+
 struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf_Die *type_ret,
 				    uint64_t *address_ret)
 {
@@ -326,8 +339,9 @@ struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t nops;
+	Dwarf_Addr addr;
 	if (!dwarf_attr(&w.found, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &nops) != 0 ||
-	    nops != 1 || ops[0].atom != DW_OP_addr) {
+	    nops != 1 || !static_address(&a, &ops[0], &addr)) {
 		/* Only static storage for now: locals come with frames.  */
 		return sg_error_format(SG_ERROR_LOOKUP,
 				       "\"%s\" is not a variable with a static address", name);
@@ -336,7 +350,7 @@ struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf
 	if (!dwarf_attr_integrate(&w.found, DW_AT_type, &a) || !dwarf_formref_die(&a, &type))
 		return sg_error_format(SG_ERROR_BAD_DATA, "variable \"%s\" has no type", name);
 	*type_ret = type;
-	*address_ret = ops[0].number + bias;
+	*address_ret = addr + bias;
 	return NULL;
 }
 

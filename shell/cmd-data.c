@@ -776,12 +776,26 @@ struct child_print {
 	bool map;
 };
 
+/* gdb's "..." after a reader's last child shown: on its own line in
+   pretty mode.  */
+static void put_more(struct printer *p, struct sg_buf_lite *b)
+{
+	if (p->json)
+		return;
+	if (p->pretty) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_puts(b, "...");
+}
+
 static int print_child(const char *name, struct sg_value *child, void *arg)
 {
 	struct child_print *c = arg;
-	if ((c->map ? c->n / 2 : c->n) == c->p->limit && (!c->map || c->n % 2 == 0)) {
-		/* One past the limit: there is more, as gdb's "..." says.  */
-		put_note(c->p, "...", c->b);
+	if (c->n == c->p->limit) {
+		/* One past the limit: there is more.  gdb counts a map's keys
+		   and values each.  */
+		put_more(c->p, c->b);
 		return SG_CB_ABORT;
 	}
 	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
@@ -789,14 +803,14 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 		cv.lvalue = false;
 	if (c->map) {
 		/* Keys and values alternate: "[key] = value".  */
-		bool key = c->n++ % 2 == 0;
-		if (key)
+		if (c->n++ % 2 == 0) {
 			nest_key(c->p, &c->nest, c->b);
-		else
+			put_value(c->p, &cv, false, c->depth + 1, c->b);
 			nest_value(c->p, c->b);
-		put_value(c->p, &cv, false, c->depth + 1, c->b);
-		if (!key)
+		} else {
+			put_value(c->p, &cv, false, c->depth + 1, c->b);
 			nest_pair_end(c->p);
+		}
 		return SG_CB_OK;
 	}
 	c->n++;
@@ -912,14 +926,10 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 		nest_open(p, &c.nest, ops->hint == SG_HINT_NONE ? NEST_STRUCT
 				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
-		if (c.map && c.n % 2) {
-			/* A key whose value could not be read.  */
-			if (p->json) {
-				sg_out_null(p->json, "value");
-				nest_pair_end(p);
-			} else {
-				lite_puts(&kb, "]");
-			}
+		if (c.map && c.n % 2 && p->json) {
+			/* A key without its value (print elements, an error).  */
+			sg_out_null(p->json, "value");
+			nest_pair_end(p);
 		}
 		if (err && p->json) {
 			p->key = c.nest.kind == NEST_STRUCT ? "error" : NULL;
@@ -2050,6 +2060,17 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 	if (!sg_lookup_type(t, args, &x->v.type)) {
 		*is_type = true;
 		return NULL;
+	}
+	static const char *const keywords[] = { "struct", "class", "union", "enum" };
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		size_t n = strlen(keywords[i]);
+		if (!strncmp(args, keywords[i], n) && isspace((unsigned char)args[n])) {
+			const char *name = args + n;
+			while (isspace((unsigned char)*name))
+				name++;
+			return sg_error_format(SG_ERROR_LOOKUP, "No %s type named %s.",
+					       i == 1 ? "struct" : keywords[i], name);
+		}
 	}
 	return eval(sh, t, args, x);
 }

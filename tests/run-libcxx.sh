@@ -101,7 +101,7 @@ check() {
 $2 = std::vector of length 3, capacity 4 = {1, 2, 3}
 $3 = std::list = {[0] = 1, [1] = 2...}
 $4 = std::vector<bool> of length 3, capacity 128 = {1, 0...}
-$5 = std::map with 40 elements = {[0] = 0, [1] = 23...}
+$5 = std::map with 40 elements = {[0] = 0...}
 $6 = std::set with 3 elements = {[0] = 1, [1] = 2...}' "$label: print elements limits strings and containers"
 
 	# Corrupt objects: one bounded error each, quickly.

@@ -129,6 +129,15 @@ sg -p "$pid" -ex 'print g_nosuch'
 is "$ERR" 'No symbol "g_nosuch" in current context.' "an unknown variable"
 sg -p "$pid" -ex 'print g_pt.z'
 is "$ERR" "There is no member named z." "an unknown member"
+for c in 'ptype struct nosuch' 'ptype union nosuch' 'whatis enum nosuch'; do
+	sg -p "$pid" -ex "$c"
+	if have_gdb; then
+		gdb_batch "$pid" "$c"
+		is "$ERR" "$GDB_OUT" "$c: an unknown tagged type, as gdb says it"
+	else
+		like "$ERR" '^No (struct|union|enum) type named nosuch\.$' "$c: an unknown tagged type"
+	fi
+done
 sg -p "$pid" -ex 'print *g_int'
 is "$ERR" "Attempt to take contents of a non-pointer value." "dereferencing an int"
 sg -p "$pid" -ex 'print g_pt +'
