@@ -130,6 +130,7 @@ struct printer {
 	unsigned nvbases;
 	bool as_base;		/* the next aggregate is a base class */
 	bool vptr;		/* the next value is a _vptr.X member */
+	bool cplus;		/* types in C++'s spelling (the frame's language) */
 };
 
 /* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
@@ -1105,7 +1106,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			return;
 		}
 		if (top && !chars) {
-			char *ts = type_string((Dwarf_Die *)&v->type, "");
+			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
 			lite_putc(b, '(');
 			lite_puts(b, ts);
 			lite_puts(b, ") ");
@@ -1860,15 +1861,32 @@ static struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *
 	return NULL;
 }
 
+/* gdb spells types in the selected frame's language: C++ when the
+   frame's compilation unit is C++; C without a thread, frame or DWARF.  */
+static bool frame_cplus(struct sg_session *s)
+{
+	struct sg_stack *st;
+	if (!sg_session_thread(s))
+		return false;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	return f && f->scopes && f->scope_fn >= 0 && f->scope_fn < f->nscopes &&
+	       is_cplus((Dwarf_Die *)&f->scopes[f->scope_fn]);
+}
+
 /* The declared type of X as text ("struct point *" for &g_pt).  */
-static char *xval_type(struct xval *x)
+static char *xval_type(struct xval *x, bool cplus)
 {
 	if (x->reg == REG_CODE)
 		return strdup("void (*)()");
 	if (x->type_name)
 		return strdup(x->type_name);
 	if (x->repeat) {
-		char *elem = type_string(&x->v.type, ""), *ret;
+		char *elem = type_string_lang(&x->v.type, "", cplus), *ret;
 		size_t n = elem ? strlen(elem) : 0;
 		if (asprintf(&ret, "%s%s[%" PRIu64 "]", elem ? elem : "?",
 			     n && elem[n - 1] == '*' ? "" : " ", x->repeat) < 0)
@@ -1880,7 +1898,7 @@ static char *xval_type(struct xval *x)
 	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
 	memset(stars, '*', n);
 	stars[n] = '\0';
-	return type_string(x->void_base ? NULL : &x->v.type, stars);
+	return type_string_lang(x->void_base ? NULL : &x->v.type, stars, cplus);
 }
 
 /* A value that cannot be read at all is an error, as in gdb, not a
@@ -1910,6 +1928,7 @@ static void printer_init(struct printer *p, struct shell *sh, struct sg_target *
 	if (p->limit == 0 || p->limit > 1000000)
 		p->limit = 1000000;
 	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
+	p->cplus = frame_cplus(sh->session);
 }
 
 /* TOP: a value printed by itself, whose pointers show their type, as in
@@ -1931,7 +1950,7 @@ static struct sg_error *format_value(struct shell *sh, struct sg_target *t, stru
 	if (x->ptr_depth) {
 		char tmp[40];
 		if (!fmt || fmt == 's') {
-			char *ts = xval_type(x);
+			char *ts = xval_type(x, p.cplus);
 			lite_putc(&b, '(');
 			lite_puts(&b, ts);
 			lite_puts(&b, ") ");
@@ -2020,7 +2039,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	char *text;
 	if ((err = format_value(sh, t, &x, fmt, raw, true, &text)))
 		return err;
-	char *type = xval_type(&x);
+	char *type = xval_type(&x, frame_cplus(s));
 	if (history)
 		sg_out_printf(out, "$%u = %s\n", ++sh->value_history, text);
 	else
@@ -2080,25 +2099,34 @@ static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct
 {
 	struct sg_target *t = sg_session_target(s);
 	struct xval x;
-	bool is_type;
+	bool is_type, offsets = false;
+	if (!strncmp(args, "/o", 2) && (!args[2] || isspace((unsigned char)args[2]))) {
+		/* ptype/o: offsets, sizes and holes.  */
+		offsets = true;
+		for (args += 2; isspace((unsigned char)*args); args++)
+			;
+	}
 	if (!*args)
 		return sg_error_create(SG_ERROR_USAGE, "ptype needs an expression or a type");
 	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
 	if (err)
 		return err;
+	bool cplus = frame_cplus(s), header = false;
 	char *text;
-	if (x.ptr_depth) {
+	if (offsets && !x.ptr_depth) {
+		text = ptype_offsets_string(t, &x.v.type, cplus, &header);
+	} else if (x.ptr_depth) {
 		/* "&g_pt": the type spelled out, then the stars.  */
-		char *inner = ptype_string(t, &x.v.type);
+		char *inner = ptype_string_lang(t, &x.v.type, cplus);
 		char stars[MAX_TYPE_DEPTH + 2] = " ";
 		memset(stars + 1, '*', x.ptr_depth < MAX_TYPE_DEPTH ? x.ptr_depth : MAX_TYPE_DEPTH);
 		if (asprintf(&text, "%s%s", inner, stars) < 0)
 			text = NULL;
 		free(inner);
 	} else {
-		text = ptype_string(t, &x.v.type);
+		text = ptype_string_lang(t, &x.v.type, cplus);
 	}
-	sg_out_printf(out, "type = %s\n", text ? text : "?");
+	sg_out_printf(out, "%stype = %s\n", header ? PTYPE_OFFSETS_HEADER : "", text ? text : "?");
 	sg_out_string(out, "type", text);
 	free(text);
 	return NULL;
@@ -2115,13 +2143,14 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
 	if (err)
 		return err;
+	bool cplus = frame_cplus(s);
 	char *text;
 	if (is_type && dwarf_tag(&x.v.type) == DW_TAG_typedef) {
 		/* gdb's whatis on a typedef name shows one level down.  */
 		Dwarf_Die next;
-		text = die_type(&x.v.type, &next) ? type_string(&next, "") : strdup("void");
+		text = die_type(&x.v.type, &next) ? type_string_lang(&next, "", cplus) : strdup("void");
 	} else {
-		text = xval_type(&x);
+		text = xval_type(&x, cplus);
 	}
 	sg_out_printf(out, "type = %s\n", text);
 	sg_out_string(out, "type", text);
