@@ -91,6 +91,19 @@ uint64_t sg_type_size(const Dwarf_Die *type)
 	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
 }
 
+const char *sg_type_base_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
+		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
+		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
+	};
+	for (size_t i = 0; i < SG_ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	return name;
+}
+
 char *sg_type_qualified_name(const Dwarf_Die *type)
 {
 	Dwarf_Die die = *type;

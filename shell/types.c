@@ -61,21 +61,6 @@ static bool is_aggregate_tag(int tag)
 
 /* ---- Names ---- */
 
-/* GCC names base types "long int", "long unsigned int"; gdb shows them as
-   C programmers write them.  */
-static const char *gdb_base_name(const char *name)
-{
-	static const char *const names[][2] = {
-		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
-		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
-		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i][0]))
-			return names[i][1];
-	return name;
-}
-
 static bool ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -111,7 +96,7 @@ static char *canonical_name(const char *name)
 			end += 1 + n;
 		char run[64];
 		snprintf(run, sizeof(run), "%.*s", (int)(end - s), s);
-		lite_puts(&b, gdb_base_name(run));
+		lite_puts(&b, sg_type_base_name(run));
 		s = end;
 	}
 	return b.s ? b.s : strdup("");
@@ -320,7 +305,7 @@ static bool types_equal(struct name_cache *nc, Dwarf_Die *a_in, Dwarf_Die *b_in,
 		bool base = base_word(text) > 0;
 		if (base ? ac >= 0 : !is_aggregate_tag(ac) && ac != DW_TAG_enumeration_type)
 			return false;
-		return names_equal(nc, &a, base ? gdb_base_name(text) : text);
+		return names_equal(nc, &a, base ? sg_type_base_name(text) : text);
 	}
 	b = *b_in;
 	resolve(&b);
@@ -625,7 +610,7 @@ static void type_name(struct tprint *p, Dwarf_Die *type)
 		return;
 	}
 	if (tag == DW_TAG_base_type) {
-		lite_puts(p->b, gdb_base_name(dwarf_diename(type)));
+		lite_puts(p->b, sg_type_base_name(dwarf_diename(type)));
 		return;
 	}
 	put_name(p, type);
@@ -818,7 +803,7 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 		strip(&under, &under);
 		if (dwarf_diename(&under)) {
 			lite_puts(b, ": ");
-			lite_puts(b, dwarf_tag(&under) == DW_TAG_base_type ? gdb_base_name(dwarf_diename(&under))
+			lite_puts(b, dwarf_tag(&under) == DW_TAG_base_type ? sg_type_base_name(dwarf_diename(&under))
 									  : dwarf_diename(&under));
 			lite_putc(b, ' ');
 		}

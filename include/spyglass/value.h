@@ -43,6 +43,10 @@ SG_PUBLIC struct sg_error *sg_value_template_type(const struct sg_value *value, 
 SG_PUBLIC void sg_type_strip(const Dwarf_Die *type, Dwarf_Die *ret);
 /* The size of TYPE in bytes, 0 if unknown.  */
 SG_PUBLIC uint64_t sg_type_size(const Dwarf_Die *type);
+/* A base type's name as gdb and C programmers write it: GCC's "long int"
+   is "long", "long unsigned int" "unsigned long"; other names unchanged
+   (NAME itself is returned).  */
+SG_PUBLIC const char *sg_type_base_name(const char *name);
 /* TYPE's name with its C++ scopes and template arguments as DWARF spells
    them ("std::vector<int, std::allocator<int> >"), new string; NULL when
    unnamed.  */

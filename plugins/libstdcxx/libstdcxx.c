@@ -299,20 +299,6 @@ static char *canonical(const char *name)
 	return out;
 }
 
-/* gdb's names of the C++ base types DWARF spells the long way.  */
-static const char *gdb_base_name(const char *name)
-{
-	static const char *const names[][2] = {
-		{ "long int", "long" }, { "long unsigned int", "unsigned long" },
-		{ "short int", "short" }, { "short unsigned int", "unsigned short" },
-		{ "long long int", "long long" }, { "long long unsigned int", "unsigned long long" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i][0]))
-			return names[i][1];
-	return name;
-}
-
 char *lsx_raw_type_name(const Dwarf_Die *type)
 {
 	Dwarf_Die d = *type, target;
@@ -320,7 +306,7 @@ char *lsx_raw_type_name(const Dwarf_Die *type)
 	switch (dwarf_tag(&d)) {
 	case DW_TAG_base_type: {
 		const char *n = dwarf_diename(&d);
-		return strdup(n ? gdb_base_name(n) : "?");
+		return strdup(n ? sg_type_base_name(n) : "?");
 	}
 	case DW_TAG_pointer_type:
 	case DW_TAG_const_type:
