@@ -10,11 +10,7 @@ cmds=('thread 2')
 for n in 0 1 2 3; do
 	cmds+=("frame $n" 'info locals' 'info args')
 done
-args=()
-for c in "${cmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${cmds[@]}"
 ok $STATUS "info locals and info args in four frames${ERR:+: $ERR}"
 # Frame lines differ (gdb prints argument values and the source line);
 # compare the variables.
@@ -44,11 +40,7 @@ ocmds=('thread 1' 'frame 1' 'info locals' 'info args' 'thread 2')
 for n in 0 1 2 3 4; do
 	ocmds+=("frame $n" 'info locals' 'info args')
 done
-oargs=()
-for c in "${ocmds[@]}"; do
-	oargs+=(-ex "$c")
-done
-sg -p "$opid" "${oargs[@]}"
+sg_cmds "$opid" "${ocmds[@]}"
 ours=$(printf '%s\n' "$OUT" "$ERR" | vars | grep -vE '^(scaled|out) = ')
 like "$ours" '^counter = 24$' "-O2: a local folded into a constant"
 like "$ours" '^label = <synthetic pointer>$' "-O2: an argument pointing at a removed object"
@@ -66,11 +58,7 @@ stop_fixture "$opid"
 # Expressions see the selected frame's variables before the globals.
 pcmds=('thread 2' 'frame 1' 'print counter' 'print p' 'print p.b' 'print *label'
        'print &counter' 'ptype p' 'whatis p.b' 'print buf' 'up' 'print pr' 'print counter')
-pargs=()
-for c in "${pcmds[@]}"; do
-	pargs+=(-ex "$c")
-done
-sg -p "$pid" "${pargs[@]}"
+sg_cmds "$pid" "${pcmds[@]}"
 values() { grep -E '^(\$|type|No symbol| |\})'; }
 if have_gdb; then
 	gdb_batch "$pid" "${pcmds[@]}"
@@ -85,11 +73,7 @@ bcmds=('thread 2' 'bt full')
 for m in scalars all none presence; do
 	bcmds+=("set print frame-arguments $m" 'bt 2')
 done
-bargs=()
-for c in "${bcmds[@]}"; do
-	bargs+=(-ex "$c")
-done
-sg -p "$pid" "${bargs[@]}"
+sg_cmds "$pid" "${bcmds[@]}"
 ok $STATUS "bt full and frame-arguments modes${ERR:+: $ERR}"
 like "$OUT" '^#1  0x[0-9a-f]+ in inner \(depth=8, label=0x[0-9a-f]+ "outer-label", p=\.\.\.\) at .*sg-locals\.c:[0-9]+$' "bt shows scalar arguments and ... for structs"
 if have_gdb; then

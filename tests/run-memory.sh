@@ -22,11 +22,7 @@ cmds=(
 	'info address sg_counter'
 )
 
-args=()
-for c in "${cmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${cmds[@]}"
 ok $STATUS "spyglass ran all x commands (status $STATUS${ERR:+: $ERR})"
 sg_out=$OUT
 
@@ -40,7 +36,7 @@ fi
 check_running "$pid" "target runs after the batch"
 
 # The fallback reader, /proc/PID/mem, gives the same answers.
-SPYGLASS_MEMORY_READER=procfs sg -p "$pid" "${args[@]}"
+SPYGLASS_MEMORY_READER=procfs sg_cmds "$pid" "${cmds[@]}"
 is "$OUT" "$sg_out" "reading through /proc/PID/mem gives the same output"
 SPYGLASS_MEMORY_READER=procfs sg -p "$pid" -ex 'x/2xg *&sg_bad_ptr'
 is "$ERR" "Cannot access memory at address 0x10" "/proc/PID/mem: unreadable memory"

@@ -13,11 +13,7 @@ cmds=('print g_derived' 'print g_plain' 'print g_base' 'print *g_base' 'print g_
       'print/x g_derived.d' 'print g_diamond' 'print g_vl' 'print g_diamond.v' 'print g_diamond.r'
       'print/x g_diamond' 'set print pretty on' 'print g_diamond' 'print g_derived' 'print g_vl'
       'set print pretty off')
-args=()
-for c in "${cmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${cmds[@]}"
 ok $STATUS "all commands succeed${ERR:+: $ERR}"
 like "$OUT" '^\$1 = \{<ns::Base> = \{_vptr\.Base = 0x[0-9a-f]+ <vtable for ns::Derived\+16>, b = 1\}, <ns::Mixin> = \{m = 5\}, d = 2, static count = 3, static limit = 64\}$' \
 	"a derived object: bases, vtable pointer, static members (one only in DWARF)"
@@ -33,11 +29,7 @@ fi
 start_fixture "$FIXTURES/sg-stl" || exit 1
 stl_pid=$FIXTURE_PID
 rcmds=('print/r g_s' 'print/r g_v' 'print/r g_map' 'set print pretty on' 'print/r g_s' 'print/r g_map')
-rargs=()
-for c in "${rcmds[@]}"; do
-	rargs+=(-ex "$c")
-done
-sg -p "$stl_pid" "${rargs[@]}"
+sg_cmds "$stl_pid" "${rcmds[@]}"
 if have_gdb; then
 	sg_raw=$OUT
 	gdb_batch "$stl_pid" "${rcmds[@]}"

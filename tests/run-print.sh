@@ -18,11 +18,7 @@ cmds+=('print/x g_int' 'print/x g_arr' 'print/o g_short' 'print/d g_uchar' 'prin
        'ptype int' 'ptype g_arr' 'whatis g_pts' 'whatis g_fn' 'whatis g_const' 'whatis g_pt'
        'whatis &g_pt' 'whatis point_t' 'whatis g_head->next' 'ptype &g_pt')
 
-args=()
-for c in "${cmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${cmds[@]}"
 sg_out=$OUT
 ok $STATUS "all commands succeed${ERR:+: $ERR}"
 if have_gdb; then
@@ -44,11 +40,7 @@ for f in x d u o t c a f s z; do
 done
 fcmds+=('set print pretty on' 'print g_pt' 'print g_pts' 'print g_n1' 'print g_num' 'print g_flags'
 	'print g_arr' 'output g_pt' 'print/x g_pts' 'print *g_head')
-args=()
-for c in "${fcmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${fcmds[@]}"
 ok $STATUS "every format succeeds${ERR:+: $ERR}"
 if have_gdb; then
 	sg_formats=$OUT
@@ -68,11 +60,7 @@ rcmds=('print $sp' 'print $rbp' 'print $rax' 'print $eax' 'print $eflags' 'print
        'whatis *g_ip@2' 'whatis g_str@2' 'whatis g_pt@2' 'print/x g_arr[0]@3' 'print g_int@1+1'
        'print g_zeros@2' 'print g_int@0' 'print 1@2' 'print g_int@-1'
        'frame 1' 'print $sp' 'print $rbp' 'print/x $pc')
-args=()
-for c in "${rcmds[@]}"; do
-	args+=(-ex "$c")
-done
-sg -p "$pid" "${args[@]}"
+sg_cmds "$pid" "${rcmds[@]}"
 if have_gdb; then
 	sg_regs="$OUT"$'\n'"$ERR"
 	gdb_batch "$pid" "${rcmds[@]}"
@@ -91,11 +79,7 @@ ccmds=("print 42" "print 5000000000" "print (char)65" "print (long)g_int" "print
        "print (unsigned char)g_short" "print (enum color)5" "print/x (short)-1" "print -g_int"
        "whatis (struct node *)$addr" "ptype (point_t *)0" "print (void *)0" "whatis sizeof(int)"
        "print *(void *)0")
-cargs=()
-for c in "${ccmds[@]}"; do
-	cargs+=(-ex "$c")
-done
-sg -p "$pid" "${cargs[@]}"
+sg_cmds "$pid" "${ccmds[@]}"
 ok $([ -n "$addr" ]; echo $?) "the address of g_n1 from print g_head ($addr)"
 if have_gdb; then
 	gdb_batch "$pid" "${ccmds[@]}"
@@ -110,11 +94,7 @@ acmds=("print g_int + 1" "print g_int * 2 == 84" "print g_arr[1] + g_arr[2]" "pr
        "print 1 << 4" "print g_int > 40 && g_short < 0" "print &g_arr[2] - &g_arr[0]"
        "print g_pts[1].x + g_pt.y * 2" "print (g_int + 8) * -1" "print -1 > 0u" "print g_uchar + g_char"
        "print 10 / 0")
-aargs=()
-for c in "${acmds[@]}"; do
-	aargs+=(-ex "$c")
-done
-sg -p "$pid" "${aargs[@]}"
+sg_cmds "$pid" "${acmds[@]}"
 if have_gdb; then
 	gdb_batch "$pid" "${acmds[@]}"
 	is "$(printf '%s\n' "$OUT" "$ERR" | sed '/^$/d')" "$GDB_OUT" "binary operators match gdb"

@@ -76,6 +76,16 @@ done_testing() {
 	exit $?
 }
 
+# sg_cmds PID COMMAND...: spyglass on PID with each COMMAND as an -ex.
+sg_cmds() {
+	local pid=$1 args=() c
+	shift
+	for c in "$@"; do
+		args+=(-ex "$c")
+	done
+	sg -p "$pid" "${args[@]}"
+}
+
 # Start a fixture program in the background and wait for its "ready PID"
 # line.  Sets FIXTURE_PID.
 start_fixture() {
