@@ -679,8 +679,12 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				uint64_t tsize = type_size(&mt);
 				if (p->fmt == 'f' && (tsize == 4 || tsize == 8))
 					put_float(p, (unsigned char *)&val, tsize, b);
+				else if (enc == DW_ATE_boolean && !p->fmt)
+					put_leaf(p, val ? "true" : "false", b);
 				else
-					put_int(p, val, tsize && tsize < 8 ? tsize : 8, is_signed, false, b);
+					put_int(p, val, tsize && tsize < 8 ? tsize : 8, is_signed,
+						tsize == 1 && (enc == DW_ATE_signed_char ||
+							       enc == DW_ATE_unsigned_char), b);
 				continue;
 			}
 			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
@@ -1017,6 +1021,78 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 	put_leaf(p, tmp, b);
 }
 
+/* A C++ reference as gdb prints it: "(int &) @0x...: 5" by itself,
+   "@0x..." inside an object; JSON gets the referred value.  */
+static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *v, bool top,
+			  int depth, struct sg_buf_lite *b)
+{
+	uint64_t addr = 0;
+	struct sg_error *err = read_value(p->t, v, &addr, 8);
+	if (err) {
+		put_error(p, err, b);
+		return;
+	}
+	struct val target = { .lvalue = true, .address = addr };
+	bool typed = die_type(type, &target.type);
+	if (p->json) {
+		if (typed)
+			put_value(p, &target, false, depth + 1, b);
+		else
+			sg_out_hex(p->json, take_key(p), addr);
+		return;
+	}
+	char tmp[40];
+	if (top) {
+		char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+		lite_putc(b, '(');
+		lite_puts(b, ts ? ts : "?");
+		lite_puts(b, ") ");
+		free(ts);
+	}
+	snprintf(tmp, sizeof(tmp), "@0x%" PRIx64, addr);
+	lite_puts(b, tmp);
+	if (top && typed) {
+		lite_puts(b, ": ");
+		put_value(p, &target, false, depth + 1, b);
+	}
+}
+
+/* A pointer to member: to a method, "(TYPE) 0x... <Class::f()>" (a
+   { function, this-adjustment } pair); to data, the member's offset,
+   NULL for -1.  */
+static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct val *v,
+			       struct sg_buf_lite *b)
+{
+	Dwarf_Die target, st;
+	bool method = die_type(type, &target) && (sg_type_strip(&target, &st),
+						   dwarf_tag(&st) == DW_TAG_subroutine_type);
+	uint64_t raw = 0;
+	struct sg_error *err = read_value(p->t, v, &raw, 8);
+	if (err) {
+		put_error(p, err, b);
+		return;
+	}
+	char tmp[48];
+	if (!method) {
+		if (raw == UINT64_MAX)
+			put_leaf(p, "NULL", b);
+		else
+			put_int(p, raw, 8, true, false, b);
+		return;
+	}
+	if (p->json) {
+		sg_out_hex(p->json, take_key(p), raw);
+		return;
+	}
+	char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+	snprintf(tmp, sizeof(tmp), ") 0x%" PRIx64, raw);
+	lite_putc(b, '(');
+	lite_puts(b, ts ? ts : "?");
+	lite_puts(b, tmp);
+	free(ts);
+	put_symbol(p->t, raw, b);
+}
+
 /* The enumerator of ENUM_TYPE whose value is RAW, new string, or NULL.
    C++ QUALIFIED names it in its scope: the enum's for an enum class, else
    the enclosing one's, as gdb does.  */
@@ -1120,6 +1196,13 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_string_at(p->t, ptr, p->limit, b);
 		return;
 	}
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		put_reference(p, &t, v, top, depth, b);
+		return;
+	case DW_TAG_ptr_to_member_type:
+		put_member_pointer(p, &t, v, b);
+		return;
 	case DW_TAG_enumeration_type: {
 		uint64_t raw = 0;
 		struct sg_error *err = read_value(p->t, v, &raw, size <= 8 ? size : 8);
@@ -1316,8 +1399,31 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 
 /* The integer value of X: an rvalue's bits, or what an lvalue of scalar
    type holds.  */
+/* A reference used in an expression stands for the object it refers to,
+   as in C++: replace X by that object.  */
+static struct sg_error *unref(struct expr *e, struct xval *x)
+{
+	Dwarf_Die t, target;
+	if (x->ptr_depth || x->repeat || x->reg)
+		return NULL;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	if ((tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type) ||
+	    !die_type(&t, &target))
+		return NULL;
+	uint64_t addr = 0;
+	struct sg_error *err = read_value(e->t, &x->v, &addr, 8);
+	if (err)
+		return err;
+	x->v = (struct val){ .type = target, .lvalue = true, .address = addr };
+	return NULL;
+}
+
 static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret)
 {
+	struct sg_error *err = unref(e, x);
+	if (err)
+		return err;
 	if (x->ptr_depth || !x->v.lvalue) {
 		*ret = x->v.bits;
 		return NULL;
@@ -1330,7 +1436,7 @@ static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret
 	    size == 0 || size > 8)
 		return sg_error_create(SG_ERROR_USAGE, "Invalid cast.");
 	uint64_t v = 0;
-	struct sg_error *err = sg_target_read(e->t, x->v.address, &v, size);
+	err = sg_target_read(e->t, x->v.address, &v, size);
 	if (err)
 		return err;
 	Dwarf_Attribute a;
@@ -1589,6 +1695,8 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			return err;
 		skip_ws(e);
 		bool arrow = e->p[0] == '-' && e->p[1] == '>';
+		if ((*e->p == '.' || arrow || *e->p == '[') && (err = unref(e, x)))
+			return err;
 		if (*e->p == '.' || arrow) {
 			e->p += arrow ? 2 : 1;
 			if (arrow && (err = deref(e, x)))
@@ -1659,6 +1767,8 @@ static struct sg_error *parse_unary(struct expr *e, struct xval *x)
 	if (*e->p == '*') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		if (!err)
+			err = unref(e, x);
 		return err ? err : deref(e, x);
 	}
 	if (*e->p == '-' && e->p[1] != '>') {
@@ -1680,6 +1790,8 @@ static struct sg_error *parse_unary(struct expr *e, struct xval *x)
 	if (*e->p == '&') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		if (!err)
+			err = unref(e, x);
 		if (err)
 			return err;
 		if (!x->v.lvalue || x->ptr_depth)

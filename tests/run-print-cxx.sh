@@ -39,6 +39,28 @@ else
 fi
 stop_fixture "$stl_pid"
 
+# Every global of the ptype fixture printed (references, pointers to
+# members, char bit fields, templates, anonymous unions), and references in
+# expressions standing for their object, against gdb.
+start_fixture "$FIXTURES/sg-ptype" || exit 1
+ppid=$FIXTURE_PID
+pcmds=()
+for v in $(grep -o 'g_[a-z_0-9]*' "$top_srcdir/tests/fixtures/sg-ptype.cc" | sort -u); do
+	pcmds+=("print $v")
+done
+pcmds+=('print g_holder.ref' 'whatis g_holder.ref' 'print g_holder.ref + 1' 'print &g_shape_ref'
+	'print *&g_shape_ref' 'print g_shape_ref.id' 'print (&g_shape_ref)->tag' 'print/x g_bits')
+sg_cmds "$ppid" "${pcmds[@]}"
+ok $STATUS "${#pcmds[@]} prints of C++ objects succeed${ERR:+: $ERR}"
+if have_gdb; then
+	sg_objs=$OUT
+	gdb_batch "$ppid" "${pcmds[@]}"
+	is "$sg_objs" "$GDB_OUT" "C++ objects, references and member pointers print as in gdb"
+else
+	skip "gdb not installed"
+fi
+stop_fixture "$ppid"
+
 sg -p "$pid" -ex 'print g_derived.nosuch'
 is "$ERR" "There is no member named nosuch." "an unknown member, bases searched too"
 check_running "$pid" "target runs"
