@@ -176,6 +176,7 @@ struct sg_target {
 	struct sg_frame_cache *frame_cache;	/* frame.c */
 	struct sg_tailcall_cache *tailcalls;	/* tailcall.c */
 	struct sg_lookup_cache *lookups;	/* dwlookup.c */
+	struct sg_member_cache *members;	/* value.c */
 	struct sg_page_cache *pages;
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
@@ -191,6 +192,9 @@ struct sg_target {
 	int gone_status;
 	uint64_t stop_start_ns, stop_end_ns;
 };
+
+/* value.c: members and template arguments found per type DIE.  */
+void sg_member_cache_destroy(struct sg_member_cache *cache);
 
 /* Attach to PID.  PREWARM (may be NULL) runs with ARG after the modules are
    reported and before any thread is stopped.  */

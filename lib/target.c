@@ -326,6 +326,8 @@ static void drop_modules(struct sg_target *t)
 	/* Lookup results point into the modules' DWARF too.  */
 	sg_lookup_cache_destroy(t->lookups);
 	t->lookups = NULL;
+	sg_member_cache_destroy(t->members);
+	t->members = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		sg_name_index_destroy(t->modules[i]->names);

@@ -170,13 +170,82 @@ static bool find_member(struct sg_target *t, Dwarf_Die *type, const char *name, 
 	return false;
 }
 
+/* A reader asks the same questions of every element of a container:
+   "where is _M_p in basic_string<char>", "what is its template argument
+   0".  Finding the answer walks the class's children (hundreds of
+   methods for library classes); remember it per type DIE and question, in
+   a direct-mapped table on the target.  */
+#define MEMBER_CACHE_SIZE 256
+#define MEMBER_KEY_MAX 40
+
+struct member_cache_entry {
+	const void *type;	/* the type DIE's address; NULL: empty */
+	char key[MEMBER_KEY_MAX];	/* a member name, or "#N" for template argument N */
+	bool found;
+	Dwarf_Die result;
+	uint64_t offset;
+};
+
+struct sg_member_cache {
+	struct member_cache_entry e[MEMBER_CACHE_SIZE];
+};
+
+void sg_member_cache_destroy(struct sg_member_cache *cache)
+{
+	free(cache);
+}
+
+/* The slot for (TYPE, KEY), or NULL when the key is too long to keep or
+   there is no memory (then the caller just does the work).  */
+static struct member_cache_entry *member_slot(struct sg_target *t, const Dwarf_Die *type,
+					      const char *key)
+{
+	size_t len = strlen(key);
+	if (len >= MEMBER_KEY_MAX)
+		return NULL;
+	if (!t->members && !(t->members = calloc(1, sizeof(*t->members))))
+		return NULL;
+	uint64_t h = (uint64_t)(uintptr_t)type->addr * UINT64_C(0x9e3779b97f4a7c15);
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)key[i]) * UINT64_C(0x100000001b3);
+	return &t->members->e[(h >> 32) % MEMBER_CACHE_SIZE];
+}
+
+static bool member_hit(const struct member_cache_entry *slot, const Dwarf_Die *type, const char *key)
+{
+	return slot && slot->type == type->addr && !strcmp(slot->key, key);
+}
+
+static void member_store(struct member_cache_entry *slot, const Dwarf_Die *type, const char *key,
+			 bool found, const Dwarf_Die *result, uint64_t offset)
+{
+	if (!slot)
+		return;
+	slot->type = type->addr;
+	strcpy(slot->key, key);
+	slot->found = found;
+	if (found)
+		slot->result = *result;
+	slot->offset = offset;
+}
+
 struct sg_error *sg_value_member(const struct sg_value *v, const char *name, struct sg_value **ret)
 {
 	Dwarf_Die mt;
-	uint64_t off;
+	uint64_t off = 0;
 	if (v->synthetic)
 		return sg_error_format(SG_ERROR_BAD_DATA, "a computed value has no member %s", name);
-	if (!find_member(v->target, (Dwarf_Die *)&v->type, name, &mt, &off, 0)) {
+	struct member_cache_entry *slot = member_slot(v->target, &v->type, name);
+	bool found;
+	if (member_hit(slot, &v->type, name)) {
+		found = slot->found;
+		mt = slot->result;
+		off = slot->offset;
+	} else {
+		found = find_member(v->target, (Dwarf_Die *)&v->type, name, &mt, &off, 0);
+		member_store(slot, &v->type, name, found, &mt, off);
+	}
+	if (!found) {
 		char *tn = sg_type_qualified_name(&v->type);
 		struct sg_error *err = sg_error_format(SG_ERROR_LOOKUP, "%s has no member %s",
 						       tn ? tn : "the type", name);
@@ -202,7 +271,24 @@ struct sg_error *sg_value_read_uint(const struct sg_value *v, uint64_t *ret)
 	return err;
 }
 
+static struct sg_error *template_type(const struct sg_value *v, unsigned n, Dwarf_Die *ret);
+
 struct sg_error *sg_value_template_type(const struct sg_value *v, unsigned n, Dwarf_Die *ret)
+{
+	char key[16];
+	snprintf(key, sizeof(key), "#%u", n);
+	struct member_cache_entry *slot = member_slot(v->target, &v->type, key);
+	if (member_hit(slot, &v->type, key) && slot->found) {
+		*ret = slot->result;
+		return NULL;
+	}
+	struct sg_error *err = template_type(v, n, ret);
+	if (!err)
+		member_store(slot, &v->type, key, true, ret, 0);
+	return err;
+}
+
+static struct sg_error *template_type(const struct sg_value *v, unsigned n, Dwarf_Die *ret)
 {
 	Dwarf_Die st, full, c;
 	sg_type_strip(&v->type, &st);
