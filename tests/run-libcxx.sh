@@ -25,13 +25,6 @@ check() {
 	local label=$1 bin=$2 expected=$testdir/expected.$1
 	start_fixture "$bin" "$expected" || { ok 1 "$label: fixture starts"; return; }
 	local pid=$FIXTURE_PID
-	sg -p "$pid" -ex 'print g_s'
-	if [[ $ERR == *'"g_s" is not a variable with a static address'* ]]; then
-		# clang's DWARF 5 locates globals with DW_OP_addrx.
-		skip "$label: spyglass does not read DW_OP_addrx locations of globals yet"
-		stop_fixture "$pid"
-		return
-	fi
 
 	# Each global the fixture describes, in its order.
 	local args=() want="" i=0 v text
