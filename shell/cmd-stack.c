@@ -379,8 +379,10 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 			break;
 		}
 	}
-	uint64_t cfa = caller ? caller->regs->r[SG_REG_RSP] : 0;
-	if (caller)
+	/* Also known for main, whose caller the past-main cut hides.  */
+	uint64_t cfa = 0;
+	bool has_cfa = sg_stack_cfa(st, level, &cfa);
+	if (has_cfa)
 		sg_out_printf(out, "Stack level %zu, frame at 0x%" PRIx64 ":\n", level, cfa);
 	else
 		sg_out_printf(out, "Stack level %zu, frame at <unknown>:\n", level);
@@ -392,14 +394,14 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 	sg_out_printf(out, "\n");
 	if (f->inlined)
 		sg_out_printf(out, " inlined into frame %zu\n", level + 1);
-	if (caller)
+	if (caller && has_cfa)
 		sg_out_printf(out, " called by frame at 0x%" PRIx64 "\n", cfa);
 	if (callee)
 		sg_out_printf(out, " caller of frame at 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
 	sg_out_printf(out, " unwound by %s\n", f->unwinder ? f->unwinder : "(innermost frame)");
 	sg_out_printf(out, " stack pointer 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
 	sg_out_uint(out, "level", level);
-	if (caller)
+	if (has_cfa)
 		sg_out_hex(out, "frame_address", cfa);
 	else
 		sg_out_null(out, "frame_address");

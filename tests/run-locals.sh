@@ -52,6 +52,15 @@ if have_gdb; then
 else
 	skip "gdb not installed"
 fi
+# main's frame address comes from beyond the past-main cut too.
+sg_cmds "$opid" 'thread 1' 'frame 1' 'info frame'
+if have_gdb; then
+	ours=$(printf '%s\n' "$OUT" | grep '^Stack level')
+	gdb_batch "$opid" 'thread 1' 'frame 1' 'info frame'
+	is "$ours" "$(printf '%s\n' "$GDB_OUT" | grep '^Stack level')" "-O2: main's frame address (CFA), as gdb's"
+else
+	skip "gdb not installed"
+fi
 check_running "$opid" "-O2 target runs"
 stop_fixture "$opid"
 
