@@ -280,6 +280,7 @@ struct sg_session {
 	size_t thread;			/* selected thread index */
 	uint64_t last_paused_ns;
 	int exec_depth;			/* nesting of sg_command_execute */
+	int reader_depth;		/* readers calling readers (sg_reader_enter) */
 
 	struct sg_command_entry *cmds;
 	size_t ncmds, cmds_cap;

@@ -115,6 +115,27 @@ void sg_registry_foreach(struct sg_session *s, enum sg_registry_kind kind,
 			break;
 }
 
+/* A reader that hands a value to another reader (std::optional to its
+   contained type's) can be made to loop by the target: an std::any that
+   holds itself.  Every such call is counted.  */
+#define MAX_READER_DEPTH 32
+
+struct sg_error *sg_reader_enter(struct sg_session *s)
+{
+	if (s->reader_depth >= MAX_READER_DEPTH)
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "readers nested more than %d deep (a value that contains itself?)",
+				       MAX_READER_DEPTH);
+	s->reader_depth++;
+	return NULL;
+}
+
+void sg_reader_leave(struct sg_session *s)
+{
+	if (s->reader_depth > 0)
+		s->reader_depth--;
+}
+
 const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const struct sg_value *v)
 {
 	Dwarf_Die type;
@@ -124,9 +145,22 @@ const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const str
 	for (size_t i = 0; name && !found && i < s->nhandlers[SG_REGISTRY_READER]; i++) {
 		const struct sg_registry_entry *e = &s->handlers[SG_REGISTRY_READER][i].e;
 		const struct sg_reader_ops *ops = e->ops;
-		if (e->pattern && fnmatch(e->pattern, name, 0) == 0 &&
-		    (!ops->match || ops->match(s, v, e->arg)))
+		if (!e->pattern || fnmatch(e->pattern, name, 0) != 0)
+			continue;
+		if (!ops->match) {
 			found = e;
+			break;
+		}
+		/* match may look up the reader of a contained value (an
+		   std::any's), and that one's match the next: counted too.  */
+		struct sg_error *err = sg_reader_enter(s);
+		if (err) {
+			sg_error_destroy(err);
+			break;
+		}
+		if (ops->match(s, v, e->arg))
+			found = e;
+		sg_reader_leave(s);
 	}
 	free(name);
 	return found;
@@ -157,7 +191,11 @@ struct sg_error *sg_value_summary(struct sg_session *s, const struct sg_value *v
 {
 	const struct sg_registry_entry *e;
 	struct sg_error *err = reader_with(s, v, OP_SUMMARY, &e);
-	return err ? err : ((const struct sg_reader_ops *)e->ops)->summary(s, v, ret, e->arg);
+	if (err || (err = sg_reader_enter(s)))
+		return err;
+	err = ((const struct sg_reader_ops *)e->ops)->summary(s, v, ret, e->arg);
+	sg_reader_leave(s);
+	return err;
 }
 
 struct sg_error *sg_value_children(struct sg_session *s, const struct sg_value *v, size_t limit,
@@ -166,8 +204,11 @@ struct sg_error *sg_value_children(struct sg_session *s, const struct sg_value *
 {
 	const struct sg_registry_entry *e;
 	struct sg_error *err = reader_with(s, v, OP_CHILDREN, &e);
-	return err ? err
-		   : ((const struct sg_reader_ops *)e->ops)->children(s, v, limit, fn, fn_arg, e->arg);
+	if (err || (err = sg_reader_enter(s)))
+		return err;
+	err = ((const struct sg_reader_ops *)e->ops)->children(s, v, limit, fn, fn_arg, e->arg);
+	sg_reader_leave(s);
+	return err;
 }
 
 struct sg_error *sg_value_bytes(struct sg_session *s, const struct sg_value *v, size_t max, char **ret,
@@ -175,8 +216,11 @@ struct sg_error *sg_value_bytes(struct sg_session *s, const struct sg_value *v, 
 {
 	const struct sg_registry_entry *e;
 	struct sg_error *err = reader_with(s, v, OP_BYTES, &e);
-	return err ? err
-		   : ((const struct sg_reader_ops *)e->ops)->bytes(s, v, max, ret, len_ret, e->arg);
+	if (err || (err = sg_reader_enter(s)))
+		return err;
+	err = ((const struct sg_reader_ops *)e->ops)->bytes(s, v, max, ret, len_ret, e->arg);
+	sg_reader_leave(s);
+	return err;
 }
 
 void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)

@@ -877,43 +877,17 @@ static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops
 	put_summary_string(p, summary ? summary : "");
 }
 
-/* Print V with the typed reader registered for its type, if any, as gdb's
-   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
-   In JSON a reader's value is its children: an array, an array of
-   {key, value} for a map, an object of named children; a string, or a
-   reader without children, is its summary.  */
-static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
-			    struct sg_buf_lite *b)
+/* VALUE as its reader ENTRY gives it.  */
+static void put_reader_value(struct printer *p, const struct sg_registry_entry *entry,
+			     struct sg_value *value, int depth, struct sg_buf_lite *b)
 {
-	size_t nslots = sizeof(p->readers) / sizeof(p->readers[0]);
-	const struct sg_registry_entry *entry = NULL;
-	bool cached = false;
-	for (size_t i = 0; i < nslots && i < p->nreaders && !cached; i++) {
-		cached = p->readers[i].die == type->addr;
-		entry = p->readers[i].entry;
-	}
-	if (cached && !entry)
-		return false;
-	struct sg_value *value;
-	if (sg_value_at(p->t, &v->type, v->address, &value))
-		return false;
-	if (!cached) {
-		entry = sg_reader_lookup(p->sh->session, value);
-		p->readers[p->nreaders++ % nslots].die = type->addr;
-		p->readers[(p->nreaders - 1) % nslots].entry = entry;
-	}
-	if (!entry) {
-		sg_value_destroy(value);
-		return false;
-	}
 	const struct sg_reader_ops *ops = entry->ops;
 	char *summary = NULL;
 	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, entry->arg)
 					    : NULL;
 	if (err) {
 		put_error(p, err, b);
-		sg_value_destroy(value);
-		return true;
+		return;
 	}
 	bool kids = ops->children && ops->hint != SG_HINT_STRING;
 	size_t summary_len = summary ? strlen(summary) : 0;
@@ -952,6 +926,46 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 			lite_puts(b, kb.s);
 		}
 		free(kb.s);
+	}
+}
+
+/* Print V with the typed reader registered for its type, if any, as gdb's
+   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
+   In JSON a reader's value is its children: an array, an array of
+   {key, value} for a map, an object of named children; a string, or a
+   reader without children, is its summary.  */
+static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			    struct sg_buf_lite *b)
+{
+	size_t nslots = sizeof(p->readers) / sizeof(p->readers[0]);
+	const struct sg_registry_entry *entry = NULL;
+	bool cached = false;
+	for (size_t i = 0; i < nslots && i < p->nreaders && !cached; i++) {
+		cached = p->readers[i].die == type->addr;
+		entry = p->readers[i].entry;
+	}
+	if (cached && !entry)
+		return false;
+	struct sg_value *value;
+	if (sg_value_at(p->t, &v->type, v->address, &value))
+		return false;
+	if (!cached) {
+		entry = sg_reader_lookup(p->sh->session, value);
+		p->readers[p->nreaders++ % nslots].die = type->addr;
+		p->readers[(p->nreaders - 1) % nslots].entry = entry;
+	}
+	if (!entry) {
+		sg_value_destroy(value);
+		return false;
+	}
+	/* Readers nest through print_child: count them, so that a value
+	   that contains itself ends in an error, not a stack overflow.  */
+	struct sg_error *err = sg_reader_enter(p->sh->session);
+	if (err) {
+		put_error(p, err, b);
+	} else {
+		put_reader_value(p, entry, value, depth, b);
+		sg_reader_leave(p->sh->session);
 	}
 	sg_value_destroy(value);
 	return true;

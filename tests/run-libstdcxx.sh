@@ -155,7 +155,7 @@ like "$OUT" '^\$1 = \{<std::_Vector_base<int, std::allocator<int> >> = \{_M_impl
 # Corrupt containers: one error each, quickly, and the rest goes on.
 start=$(date +%s%N)
 print_all "$pid" g_bad_vec g_huge_vec g_bad_len g_bad_ptr g_cyclic g_cyclic_set \
-	g_bad_dq g_huge_dq g_cyclic_us g_huge_us g_cyclic_fl g_bad_var g_bad_opt g_bad_any
+	g_bad_dq g_huge_dq g_cyclic_us g_huge_us g_cyclic_fl g_bad_var g_bad_opt g_bad_any g_any_loop
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 ok $STATUS "corrupt containers print without failing the commands${ERR:+: $ERR}"
 ok $((ms > 5000)) "and quickly (${ms} ms)"
@@ -173,6 +173,8 @@ like "$OUT" '^\$11 = std::forward_list = <error: std::forward_list is cyclic>$' 
 like "$OUT" '^\$12 = <error: std::variant index 7 is out of range \(2 alternatives\)>$' "a variant with a bad index"
 like "$OUT" "^\\\$13 = <error: std::optional's engaged flag is 0x5a, not a bool>$" "an optional with a garbage engaged flag"
 like "$OUT" '^\$14 = <error: std::any manager 0x1234 is not a function>$' "an any whose manager is garbage"
+like "$OUT" '^\$15 = .*<error: readers nested more than 32 deep \(a value that contains itself\?\)>' \
+	"an any that holds itself ends in an error, not a stack overflow"
 check_running "$pid" "target runs"
 stop_fixture "$pid"
 

@@ -110,6 +110,14 @@ SG_PUBLIC struct sg_error *sg_value_children(struct sg_session *session,
 SG_PUBLIC struct sg_error *sg_value_bytes(struct sg_session *session, const struct sg_value *value,
 					  size_t max, char **ret, size_t *len_ret);
 
+/* Around a reader's call of another reader's ops directly (a container
+   handing its element to the element's reader): enter fails with an
+   SG_ERROR_BAD_DATA error past 32 nested readers, which a value that
+   contains itself would otherwise turn into a stack overflow.  The
+   functions above, and print, do this themselves.  */
+SG_PUBLIC struct sg_error *sg_reader_enter(struct sg_session *session);
+SG_PUBLIC void sg_reader_leave(struct sg_session *session);
+
 /* ---- Stack providers ------------------------------------------------- */
 
 /* One runtime frame (a Python function, a Zeek script function).  Strings

@@ -370,7 +370,10 @@ static struct sg_error *delegate_summary(struct sg_session *session, struct sg_t
 	struct sg_error *err = sg_value_at(t, &c->type, c->address, &cv);
 	if (err)
 		return err;
-	err = c->reader.ops->summary(session, cv, ret, c->reader.arg);
+	if (!(err = sg_reader_enter(session))) {
+		err = c->reader.ops->summary(session, cv, ret, c->reader.arg);
+		sg_reader_leave(session);
+	}
 	sg_value_destroy(cv);
 	return err;
 }
@@ -413,9 +416,10 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 	if (c.present) {
 		struct sg_value *cv;
 		if (!(err = sg_value_at(t, &c.type, c.address, &cv))) {
-			if (c.delegate)
+			if (c.delegate && !(err = sg_reader_enter(session))) {
 				err = c.reader.ops->children(session, cv, limit, fn, fn_arg, c.reader.arg);
-			else
+				sg_reader_leave(session);
+			} else if (!c.delegate)
 				fn("[contained value]", cv, fn_arg);
 			sg_value_destroy(cv);
 		}
