@@ -171,31 +171,17 @@ static enum status member_hit(Dwarf_Die *die, uint64_t off, struct hit *hit)
 		return MISSING;
 	if (!member_location(die, &loc))
 		return NO_OFFSET;
-	Dwarf_Word bits, pos;
+	Dwarf_Word bits;
 	if (!die_udata(die, DW_AT_bit_size, &bits)) {
 		hit->offset = off + loc;
 		hit->size = member_size(&hit->type);
 		hit->bit_offset = hit->bit_size = 0;
 		return FOUND;
 	}
-	if (bits == 0 || bits > 64)
+	uint64_t bitpos, width;
+	if (!sg_member_bit_field(die, &bitpos, &width))
 		return MISSING;
-	uint64_t bitpos;
-	if (die_udata(die, DW_AT_data_bit_offset, &pos)) {
-		bitpos = off * 8 + pos;
-	} else {
-		/* DWARF 2-4: DW_AT_bit_offset counts from the most
-		   significant bit of a storage unit of DW_AT_byte_size bytes at
-		   LOC; on a little-endian target that is the far end.  */
-		Dwarf_Word storage;
-		if (!die_udata(die, DW_AT_byte_size, &storage))
-			storage = sg_type_size(&hit->type);
-		if (!die_udata(die, DW_AT_bit_offset, &pos))
-			pos = storage * 8 - bits;
-		if (pos + bits > storage * 8)
-			return MISSING;
-		bitpos = (off + loc) * 8 + storage * 8 - pos - bits;
-	}
+	bitpos += off * 8;
 	hit->offset = bitpos / 8;
 	hit->bit_offset = bitpos % 8;
 	hit->bit_size = bits;

@@ -91,6 +91,40 @@ uint64_t sg_type_size(const Dwarf_Die *type)
 	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
 }
 
+static bool udata(Dwarf_Die *die, int name, Dwarf_Word *ret)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr(die, name, &a) && dwarf_formudata(&a, ret) == 0;
+}
+
+bool sg_member_bit_field(Dwarf_Die *m, uint64_t *bit_pos, uint64_t *bit_size)
+{
+	Dwarf_Word bits, pos, loc = 0, storage;
+	if (!udata(m, DW_AT_bit_size, &bits) || bits == 0 || bits > 64)
+		return false;
+	if (udata(m, DW_AT_data_bit_offset, &pos)) {
+		*bit_pos = pos;
+		*bit_size = bits;
+		return true;
+	}
+	/* DWARF 2-3: DW_AT_bit_offset counts from the most significant bit
+	   of a storage unit of DW_AT_byte_size bytes at the member's
+	   location; on a little-endian target that is the far end.  */
+	udata(m, DW_AT_data_member_location, &loc);
+	Dwarf_Die type;
+	Dwarf_Attribute a;
+	if (!udata(m, DW_AT_byte_size, &storage))
+		storage = dwarf_attr_integrate(m, DW_AT_type, &a) && dwarf_formref_die(&a, &type)
+			? sg_type_size(&type) : 0;
+	if (!udata(m, DW_AT_bit_offset, &pos))
+		pos = storage * 8 - bits;
+	if (storage == 0 || storage > 8 || pos + bits > storage * 8)
+		return false;
+	*bit_pos = loc * 8 + storage * 8 - pos - bits;
+	*bit_size = bits;
+	return true;
+}
+
 const char *sg_type_base_name(const char *name)
 {
 	static const char *const names[][2] = {

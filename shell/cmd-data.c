@@ -18,6 +18,7 @@
 
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_VALUE_DEPTH 16
+#define MAX_VALUES (UINT64_C(1) << 24)	/* per print: 16M scalars and more */
 
 /* ---- values ---- */
 
@@ -131,6 +132,8 @@ struct printer {
 	bool as_base;		/* the next aggregate is a base class */
 	bool vptr;		/* the next value is a _vptr.X member */
 	bool cplus;		/* types in C++'s spelling (the frame's language) */
+	uint64_t values;	/* values printed so far, against MAX_VALUES */
+	bool merge;		/* JSON: the next aggregate is an anonymous member */
 };
 
 /* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
@@ -288,6 +291,32 @@ static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
 	lite_putc(b, '}');
 }
 
+/* A value that is not data: "<synthetic pointer>", "<error: ...>".  JSON
+   gets an object {KIND: "synthetic pointer"}, so that it cannot be taken
+   for a string the program holds.  */
+static void put_special(struct printer *p, const char *kind, const char *text,
+			struct sg_buf_lite *b)
+{
+	if (!p->json) {
+		lite_puts(b, text);
+		return;
+	}
+	/* "<error: X>" -> "X", "<X>" -> "X".  */
+	const char *t = text;
+	size_t n = strlen(t);
+	if (n >= 2 && t[0] == '<' && t[n - 1] == '>') {
+		t++;
+		n -= 2;
+		if (!strncmp(t, "error: ", 7)) {
+			t += 7;
+			n -= 7;
+		}
+	}
+	sg_out_object_begin(p->json, take_key(p));
+	sg_out_string_len(p->json, kind, t, n);
+	sg_out_object_end(p->json);
+}
+
 /* A leaf whose text is also its JSON value (a string).  */
 static void put_leaf(struct printer *p, const char *text, struct sg_buf_lite *b)
 {
@@ -309,6 +338,8 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 		    struct sg_buf_lite *b)
 {
 	char tmp[80];
+	if (size == 0 || size > 8)
+		size = 8;	/* a base type without a sane DW_AT_byte_size */
 	char fmt = p->fmt == 's' || p->fmt == 'f' ? 0 : p->fmt;
 	if (p->fmt == 'f')
 		is_char = false;	/* a number, as gdb's print/f of a char */
@@ -542,6 +573,9 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 	sg_type_complete(p->t, type, &full);
 	/* A new object (not a base of the one being printed) has its own
 	   virtual bases.  */
+	/* An anonymous member's fields, in JSON, go into the enclosing object. */
+	bool merged = p->merge;
+	p->merge = false;
 	bool own = !p->as_base;
 	const void *saved[sizeof(p->vbases) / sizeof(p->vbases[0])];
 	unsigned nsaved = p->nvbases;
@@ -550,8 +584,9 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 		p->nvbases = 0;
 	}
 	p->as_base = false;
-	struct nest n;
-	nest_open(p, &n, NEST_STRUCT, b);
+	struct nest n = { .kind = NEST_STRUCT, .first = true };
+	if (!merged)
+		nest_open(p, &n, NEST_STRUCT, b);
 	char *type_name = qualified_name(&full);
 	n.name = type_name;
 	Dwarf_Die m;
@@ -591,7 +626,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				if (located)
 					put_value(p, &bv, false, depth + 1, b);
 				else
-					put_leaf(p, "<error: cannot locate the virtual base>", b);
+					put_special(p, "error", "<error: cannot locate the virtual base>", b);
 				p->as_base = false;
 				nest_base_end(p, &n, b);
 				free(label);
@@ -645,27 +680,44 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			Dwarf_Die mt;
 			if (!die_type(&m, &mt))
 				continue;
-			Dwarf_Word off = 0, bit_off = 0, bit_size = 0;
+			Dwarf_Word off = 0;
+			uint64_t bit_off = 0, bit_size = 0;
 			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
 				dwarf_formudata(&a, &off);
-			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bit_size) == 0;
-			if (bitfield && dwarf_attr(&m, DW_AT_data_bit_offset, &a))
-				dwarf_formudata(&a, &bit_off);
-			/* gdb writes an anonymous struct or union bare: {a = 1, {x = 2}}. */
-			nest_item(p, &n, name ? name : p->json ? "<anonymous>" : NULL, b);
+			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) != NULL;
+			/* gdb writes an anonymous struct or union bare: {a = 1, {x = 2}};
+			   JSON puts its members among the others, as C names them.  */
+			Dwarf_Die mst;
+			strip(&mt, &mst);
+			int mst_tag = dwarf_tag(&mst);
+			bool merge = !name && p->json && !bitfield &&
+				     (mst_tag == DW_TAG_structure_type || mst_tag == DW_TAG_union_type ||
+				      mst_tag == DW_TAG_class_type);
+			if (merge)
+				p->merge = true;
+			else
+				nest_item(p, &n, name ? name : p->json ? "<anonymous>" : NULL, b);
+			if (bitfield && !sg_member_bit_field(&m, &bit_off, &bit_size)) {
+				put_special(p, "error", "<error: not a valid bit field>", b);
+				continue;
+			}
 			if (bitfield) {
-				uint64_t word = 0;
+				/* Up to 64 bits from any bit of a byte: 9 bytes.  */
+				unsigned char raw[16] = { 0 };
 				size_t byte = bit_off / 8, shift = bit_off % 8;
 				size_t nbytes = (shift + bit_size + 7) / 8;
 				struct val w = { .type = mt, .lvalue = v->lvalue, .address = v->address + byte };
 				if (!v->lvalue)
-					w.bits = v->bits >> (8 * byte);
-				struct sg_error *err = nbytes <= 8 ? read_value(p->t, &w, &word, nbytes) : NULL;
+					w.bits = byte < 8 ? v->bits >> (8 * byte) : 0;
+				struct sg_error *err = read_value(p->t, &w, raw, nbytes);
 				if (err) {
 					put_error(p, err, b);
 					continue;
 				}
-				uint64_t val = (word >> shift) & (bit_size >= 64 ? UINT64_MAX : (UINT64_C(1) << bit_size) - 1);
+				unsigned __int128 word;
+				memcpy(&word, raw, sizeof(word));
+				uint64_t val = (uint64_t)(word >> shift) &
+					       (bit_size >= 64 ? UINT64_MAX : (UINT64_C(1) << bit_size) - 1);
 				Dwarf_Die st;
 				strip(&mt, &st);
 				Dwarf_Word enc = 0;
@@ -695,7 +747,8 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			p->vptr = false;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	nest_close(p, &n, b);
+	if (!merged)
+		nest_close(p, &n, b);
 	free(type_name);
 	if (own) {
 		memcpy(p->vbases, saved, sizeof(saved));
@@ -711,7 +764,7 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 {
 	Dwarf_Die elem;
 	if (!die_type(type, &elem) || !v->lvalue) {
-		put_leaf(p, "<error: array without element type>", b);
+		put_special(p, "error", "<error: array without element type>", b);
 		return;
 	}
 	put_elements(p, &elem, v, array_count(type), depth, b);
@@ -1143,10 +1196,17 @@ static char *enumerator_name(struct sg_target *t, Dwarf_Die *enum_type, uint64_t
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b)
 {
-	if (depth > MAX_VALUE_DEPTH) {
-		put_leaf(p, "...", b);
+	if (depth > MAX_VALUE_DEPTH || p->values >= MAX_VALUES) {
+		/* Nested too deep, or too many values in all: hostile DWARF
+		   (a struct holding arrays of itself) could ask for k^16.  */
+		if (p->json)
+			put_special(p, "error", depth > MAX_VALUE_DEPTH ? "<error: nested too deep>"
+								   : "<error: too many values>", b);
+		else
+			lite_puts(b, "...");
 		return;
 	}
+	p->values++;
 	Dwarf_Die t;
 	strip((Dwarf_Die *)&v->type, &t);
 	int tag = dwarf_tag(&t);
@@ -1165,7 +1225,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		return;
 	case DW_TAG_pointer_type: {
 		if (v->synthetic_ptr) {
-			put_leaf(p, "<synthetic pointer>", b);
+			put_special(p, "unavailable", "<synthetic pointer>", b);
 			return;
 		}
 		uint64_t ptr = 0;
@@ -1287,7 +1347,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	default: {
 		char *ts = type_string((Dwarf_Die *)&v->type, ""), *text;
 		if (asprintf(&text, "<unsupported type %s>", ts ? ts : "?") >= 0) {
-			put_leaf(p, text, b);
+			put_special(p, "error", text, b);
 			free(text);
 		}
 		free(ts);
@@ -1457,7 +1517,8 @@ static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret
 	Dwarf_Word enc = 0;
 	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
 		dwarf_formudata(&a, &enc);
-	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && size < 8 && (v >> (size * 8 - 1)) & 1)
+	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && size && size < 8 &&
+	    (v >> (size * 8 - 1)) & 1)
 		v |= ~((UINT64_C(1) << (size * 8)) - 1);
 	*ret = v;
 	return NULL;
@@ -1951,7 +2012,10 @@ static struct sg_error *apply_repeat(struct expr *e, struct xval *x, struct xval
 	if ((int64_t)n <= 0)
 		return sg_error_format(SG_ERROR_USAGE, "Invalid number %" PRId64 " of repetitions.",
 				       (int64_t)n);
-	if (type_size(&x->v.type) * n > (UINT64_C(1) << 32))
+	uint64_t esize = type_size(&x->v.type);
+	if (esize == 0)
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	if (n > (UINT64_C(1) << 32) / esize)
 		return sg_error_format(SG_ERROR_USAGE, "%" PRIu64 " elements are too many.", n);
 	x->repeat = n;
 	return NULL;

@@ -968,23 +968,14 @@ static uint64_t member_type_size(Dwarf_Die *type)
 static uint64_t member_bitpos(Dwarf_Die *m)
 {
 	Dwarf_Attribute a;
-	Dwarf_Word v = 0, loc = 0, size = 0, bits = 0;
+	Dwarf_Word v = 0, loc = 0;
+	uint64_t pos, bits;
 	if (dwarf_attr(m, DW_AT_data_bit_offset, &a) && dwarf_formudata(&a, &v) == 0)
 		return v;
+	if (sg_member_bit_field(m, &pos, &bits))
+		return pos;
 	if (dwarf_attr(m, DW_AT_data_member_location, &a))
 		dwarf_formudata(&a, &loc);
-	if (dwarf_attr(m, DW_AT_bit_offset, &a) && dwarf_formudata(&a, &v) == 0) {
-		/* DWARF 2's big-endian bit numbering, on a little-endian
-		   target.  */
-		Dwarf_Die mt;
-		if (dwarf_attr(m, DW_AT_byte_size, &a))
-			dwarf_formudata(&a, &size);
-		else if (die_type(m, &mt))
-			size = type_size(&mt);
-		if (dwarf_attr(m, DW_AT_bit_size, &a))
-			dwarf_formudata(&a, &bits);
-		return loc * 8 + size * 8 - v - bits;
-	}
 	return loc * 8;
 }
 

@@ -6,7 +6,7 @@ start_fixture "$FIXTURES/sg-data" || exit 1
 pid=$FIXTURE_PID
 
 cmds=()
-for v in g_int g_uint g_long g_short g_char g_uchar g_bool g_float g_double g_name g_arr \
+for v in g_int g_uint g_long g_short g_char g_uchar g_bool g_float g_double g_name g_arr g_tagged \
 	 g_zeros g_pt g_pts g_color g_color_odd g_num g_flags g_str g_ip g_null g_head g_fn \
 	 g_const g_bad '*g_head' 'g_head->next' 'g_head->next->value' '&g_pt' 'g_pts[1]' \
 	 'g_pts[1].y' 'g_arr[2]' '*g_ip' 'g_n1' '(g_pt)'; do
@@ -26,6 +26,26 @@ if have_gdb; then
 	is "$OUT" "$GDB_OUT" "print, ptype and whatis match gdb line for line"
 else
 	skip "gdb not installed: no oracle"
+fi
+
+# DWARF 4 numbers bit fields from the other end (DW_AT_bit_offset).
+start_fixture "$FIXTURES/sg-data-dwarf4" || exit 1
+d4=$FIXTURE_PID
+sg_cmds "$d4" 'print g_flags' 'print/x g_flags' 'print g_tagged' 'ptype struct flags'
+if have_gdb; then
+	sg_d4=$OUT
+	gdb_batch "$d4" 'print g_flags' 'print/x g_flags' 'print g_tagged' 'ptype struct flags'
+	is "$sg_d4" "$GDB_OUT" "DWARF 4 bit fields as gdb reads them"
+else
+	like "$OUT" '^\$1 = \{a = 5, b = 17, c = -1\}$' "DWARF 4 bit fields"
+fi
+stop_fixture "$d4"
+sg --json -p "$pid" -ex 'print g_tagged'
+if command -v jq >/dev/null; then
+	is "$(jq -c .value <<<"$OUT")" '{"kind":1,"i":2,"f":2.802596928649634e-45,"l":3,"c":3}' \
+		"JSON: an anonymous union's members join the enclosing object"
+else
+	skip "jq not installed"
 fi
 
 # Every print format on every kind of value (integers, chars, floats read

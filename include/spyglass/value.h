@@ -43,6 +43,13 @@ SG_PUBLIC struct sg_error *sg_value_template_type(const struct sg_value *value, 
 SG_PUBLIC void sg_type_strip(const Dwarf_Die *type, Dwarf_Die *ret);
 /* The size of TYPE in bytes, 0 if unknown.  */
 SG_PUBLIC uint64_t sg_type_size(const Dwarf_Die *type);
+/* Where the bit field MEMBER lies: its first bit counted from the start of
+   the object that holds it, and its width; from DWARF 4-5's
+   DW_AT_data_bit_offset or DWARF 2-3's DW_AT_bit_offset (counted from the
+   storage unit's most significant bit; little-endian targets).  False for
+   a member that is not a bit field or whose numbers make no sense (width 0
+   or over 64, outside its storage unit).  */
+SG_PUBLIC bool sg_member_bit_field(Dwarf_Die *member, uint64_t *bit_pos, uint64_t *bit_size);
 /* A base type's name as gdb and C programmers write it: GCC's "long int"
    is "long", "long unsigned int" "unsigned long"; other names unchanged
    (NAME itself is returned).  */
