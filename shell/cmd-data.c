@@ -964,7 +964,9 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 			nest_pair_end(p);
 		}
 		if (err && p->json) {
-			p->key = c.nest.kind == NEST_STRUCT ? "error" : NULL;
+			/* A member "<error>" of an object, an element
+			   {"error": ...} of an array.  */
+			p->key = c.nest.kind == NEST_STRUCT ? "<error>" : NULL;
 			put_error(p, err, &kb);
 			err = NULL;
 		}
@@ -2705,6 +2707,7 @@ void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t leve
 	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
 	if (err) {
 		sg_out_printf(out, "%s\n", sg_error_message(err));
+		sg_out_null(out, "locals");	/* no DWARF for the frame */
 		sg_error_destroy(err);
 		return;
 	}

@@ -53,7 +53,8 @@ void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struc
 	fputc('\n', out);
 }
 
-static void frame_json(struct sg_out *out, const struct sg_frame *f)
+/* A frame's JSON object, left open for more members (bt full's locals).  */
+static void frame_json_open(struct sg_out *out, const struct sg_frame *f)
 {
 	sg_out_object_begin(out, NULL);
 	sg_out_uint(out, "level", f->level);
@@ -79,6 +80,11 @@ static void frame_json(struct sg_out *out, const struct sg_frame *f)
 	sg_out_string(out, "unwinder", f->unwinder);
 	if (f->signal_trampoline)
 		sg_out_bool(out, "signal_trampoline", true);
+}
+
+static void frame_json(struct sg_out *out, const struct sg_frame *f)
+{
+	frame_json_open(out, f);
 	sg_out_object_end(out);
 }
 
@@ -155,6 +161,11 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 			shell_format_frame(sh, st, fr, f);
 			if (a->full)
 				shell_frame_locals(sh, st, i, out);
+		} else if (a->full) {
+			/* bt full: the frame's locals inside its object.  */
+			frame_json_open(out, fr);
+			shell_frame_locals(sh, st, i, out);
+			sg_out_object_end(out);
 		} else {
 			frame_json(out, fr);
 		}

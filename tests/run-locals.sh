@@ -64,6 +64,16 @@ fi
 check_running "$opid" "-O2 target runs"
 stop_fixture "$opid"
 
+# bt full in JSON: each frame carries its locals, values structured.
+sg --json -p "$pid" -ex 'thread 2' -ex 'bt full'
+if command -v jq >/dev/null; then
+	is "$(printf '%s\n' "$OUT" | tail -1 |
+	      jq -c '[.threads[0].frames[] | select(.function == "outer") | .locals[] | {(.name): .value}] | add')" \
+		'{"pr":{"a":7,"b":7000},"name":"outer-label","result":0}' "bt full in JSON: a frame's locals"
+else
+	skip "jq not installed"
+fi
+
 # Expressions see the selected frame's variables before the globals.
 pcmds=('thread 2' 'frame 1' 'print counter' 'print p' 'print p.b' 'print *label'
        'print &counter' 'ptype p' 'whatis p.b' 'print buf' 'up' 'print pr' 'print counter')
