@@ -39,4 +39,62 @@ char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus);
 #define PTYPE_OFFSETS_HEADER "/" "* offset      |    size *" "/  "
 char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret);
 
+/* ---- values (valprint.c, expr.c, locals.c) ---- */
+
+/* A value as the data commands see it: in target memory, or computed. */
+struct val {
+	Dwarf_Die type;		/* as declared */
+	bool lvalue;
+	uint64_t address;	/* lvalue */
+	uint64_t bits;		/* rvalue (pointers from &) */
+	/* DW_OP_implicit_pointer: a pointer to an object the optimizer
+	   removed, gdb's <synthetic pointer>.  */
+	bool synthetic_ptr;
+};
+
+enum reg_kind {
+	REG_NONE,
+	REG_CODE,		/* $pc: void (*)() */
+	REG_EFLAGS,		/* gdb's i386_eflags flags type */
+};
+
+struct xval {
+	struct val v;
+	int ptr_depth;		/* synthetic "pointer to" levels from & */
+	bool void_base;		/* a cast to void *: V.TYPE is unused */
+	/* A register's value: its gdb type where DWARF has none.  */
+	enum reg_kind reg;
+	const char *type_name;	/* shown instead of V.TYPE's ("int64_t") */
+	/* *p@N: V is the first of N elements.  */
+	uint64_t repeat;
+};
+
+/* Read SIZE bytes of V (from memory, or its bits).  */
+struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size);
+/* "<error: Cannot access memory at address 0x...>", new string.  */
+char *fault_text(struct sg_error *err);
+/* X in gdb's notation (TOP: by itself, so pointers show their type), in
+   print/FMT (0 for none; RAW: no typed readers), new string *RET.  */
+struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
+			      bool raw, bool top, char **ret);
+/* X as the JSON member KEY of OUT.  */
+void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
+		struct sg_out *out, const char *key);
+/* X's declared type as text, in C or C++ spelling.  */
+char *xval_type(struct xval *x, bool cplus);
+/* Whether the selected frame's language is C++.  */
+bool frame_cplus(struct sg_session *s);
+/* Where member or base class M starts in an object at ADDRESS (0:
+   unknown, which a virtual base needs).  */
+bool member_offset(struct sg_target *t, Dwarf_Die *m, uint64_t address, uint64_t *ret);
+/* Evaluate the expression TEXT.  */
+struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x);
+/* The selected frame's variable NAME, innermost block first.  */
+struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+				struct val *ret);
+/* A DW_AT_const_value as a value of V's type.  */
+struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret);
+/* Register info locals and info args (locals.c).  */
+struct sg_error *shell_register_frame_var_commands(struct shell *sh);
+
 #endif

@@ -1,0 +1,687 @@
+/* Expressions in gdb's C syntax: variables of the selected frame, then
+   globals; literals, casts, sizeof, $registers, X@N, member access,
+   indexing, dereference, address-of and C's binary operators.  */
+#include <config.h>
+#include "data.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct expr {
+	struct shell *sh;
+	struct sg_target *t;
+	const char *p;
+};
+
+static void skip_ws(struct expr *e)
+{
+	while (isspace((unsigned char)*e->p))
+		e->p++;
+}
+
+static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
+static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec);
+
+static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret);
+
+/* NAME in the base classes of FULL, depth first, as C++ finds it.  */
+static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name, Dwarf_Die *type_ret,
+			  uint64_t address, uint64_t *off_ret, int depth)
+{
+	Dwarf_Die m;
+	if (depth > MAX_TYPE_DEPTH || dwarf_child(full, &m) != 0)
+		return false;
+	do {
+		Dwarf_Die bt, bfull, st;
+		uint64_t off;
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt) ||
+		    !member_offset(t, &m, address, &off))
+			continue;
+		strip(&bt, &st);
+		sg_type_complete(t, &st, &bfull);
+		uint64_t inner;
+		struct sg_error *err = find_member(t, &bfull, name, type_ret, address ? address + off : 0,
+						   &inner);
+		if (!err) {
+			*off_ret = off + inner;
+			return true;
+		}
+		sg_error_destroy(err);
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret)
+{
+	Dwarf_Die full, m;
+	sg_type_complete(t, agg, &full);
+	if (dwarf_child(&full, &m) == 0) {
+		do {
+			const char *mn = dwarf_diename(&m);
+			if (dwarf_tag(&m) != DW_TAG_member || !mn || strcmp(mn, name))
+				continue;
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &off);
+			if (!die_type(&m, type_ret))
+				break;
+			*off_ret = off;
+			return NULL;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	if (find_in_bases(t, &full, name, type_ret, address, off_ret, 0))
+		return NULL;
+	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
+}
+
+/* Dereference X: a pointer becomes the lvalue it points to.  */
+static struct sg_error *deref(struct expr *e, struct xval *x)
+{
+	if (x->void_base && x->ptr_depth == 1)
+		return sg_error_create(SG_ERROR_USAGE, "Attempt to dereference a generic pointer.");
+	if (x->ptr_depth > 0) {
+		x->ptr_depth--;
+		if (x->ptr_depth == 0) {
+			x->v.lvalue = true;
+			x->v.address = x->v.bits;
+		}
+		return NULL;
+	}
+	Dwarf_Die t, target;
+	strip(&x->v.type, &t);
+	if (dwarf_tag(&t) != DW_TAG_pointer_type || !die_type(&t, &target))
+		return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
+	uint64_t ptr;
+	struct sg_error *err = read_value(e->t, &x->v, &ptr, 8);
+	if (err)
+		return err;
+	x->v = (struct val){ .type = target, .lvalue = true, .address = ptr };
+	return NULL;
+}
+
+/* The integer value of X: an rvalue's bits, or what an lvalue of scalar
+   type holds.  */
+/* A reference used in an expression stands for the object it refers to,
+   as in C++: replace X by that object.  */
+static struct sg_error *unref(struct expr *e, struct xval *x)
+{
+	Dwarf_Die t, target;
+	if (x->ptr_depth || x->repeat || x->reg)
+		return NULL;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	if ((tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type) ||
+	    !die_type(&t, &target))
+		return NULL;
+	uint64_t addr = 0;
+	struct sg_error *err = read_value(e->t, &x->v, &addr, 8);
+	if (err)
+		return err;
+	x->v = (struct val){ .type = target, .lvalue = true, .address = addr };
+	return NULL;
+}
+
+static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret)
+{
+	struct sg_error *err = unref(e, x);
+	if (err)
+		return err;
+	if (x->ptr_depth || !x->v.lvalue) {
+		*ret = x->v.bits;
+		return NULL;
+	}
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	uint64_t size = type_size(&t);
+	if ((tag != DW_TAG_base_type && tag != DW_TAG_pointer_type && tag != DW_TAG_enumeration_type) ||
+	    size == 0 || size > 8)
+		return sg_error_create(SG_ERROR_USAGE, "Invalid cast.");
+	uint64_t v = 0;
+	err = sg_target_read(e->t, x->v.address, &v, size);
+	if (err)
+		return err;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && size && size < 8 &&
+	    (v >> (size * 8 - 1)) & 1)
+		v |= ~((UINT64_C(1) << (size * 8)) - 1);
+	*ret = v;
+	return NULL;
+}
+
+/* An rvalue of the base type NAME ("int", "long unsigned int").  */
+static struct sg_error *integer_value(struct expr *e, const char *name, uint64_t v, struct xval *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	struct sg_error *err = sg_lookup_type(e->t, name, &ret->v.type);
+	if (err) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_LOOKUP, "No type \"%s\" in the program's DWARF.", name);
+	}
+	ret->v.bits = v;
+	return NULL;
+}
+
+/* "(TYPE *...)" at P: the type and its pointer depth; false if what is in
+   the parentheses is not a type.  */
+/* C's spellings of GCC's base type names.  */
+static const char *dwarf_base_name(const char *name)
+{
+	static const char *const names[][2] = {
+		{ "long", "long int" }, { "unsigned long", "long unsigned int" },
+		{ "short", "short int" }, { "unsigned short", "short unsigned int" },
+		{ "long long", "long long int" }, { "unsigned long long", "long long unsigned int" },
+		{ "unsigned", "unsigned int" }, { "signed", "int" }, { "long unsigned", "long unsigned int" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i][0]))
+			return names[i][1];
+	return name;
+}
+
+static bool parse_cast_type(struct expr *e, Dwarf_Die *type, int *stars, const char **after,
+			    bool *is_void)
+{
+	const char *close = strchr(e->p, ')');
+	if (!close)
+		return false;
+	size_t len = close - e->p;
+	while (len && isspace((unsigned char)e->p[len - 1]))
+		len--;
+	int n = 0;
+	while (len && (e->p[len - 1] == '*' || isspace((unsigned char)e->p[len - 1]))) {
+		n += e->p[len - 1] == '*';
+		len--;
+	}
+	char *name = strndup(e->p, len);
+	if (!name)
+		return false;
+	*is_void = !strcmp(name, "void");
+	bool ok = len && !strpbrk(name, "()[]&.-+") &&
+		  (*is_void ? n > 0 : sg_lookup_type(e->t, dwarf_base_name(name), type) == NULL);
+	free(name);
+	if (ok) {
+		*stars = n;
+		*after = close + 1;
+	}
+	return ok;
+}
+
+/* $REG of the selected frame, typed as gdb types it: $pc void (*)(),
+   $sp and $rbp void *, $eflags its flags, 64-bit registers int64_t, $eax
+   and the other 32-bit halves int, segment registers int.  */
+static struct sg_error *register_value(struct expr *e, struct xval *ret)
+{
+	const char *start = ++e->p;
+	while (isalnum((unsigned char)*e->p) || *e->p == '_')
+		e->p++;
+	char name[32];
+	snprintf(name, sizeof(name), "%.*s", (int)(e->p - start), start);
+	static const struct { const char *alias, *reg; } aliases[] = {
+		{ "pc", "rip" }, { "sp", "rsp" },
+	};
+	const char *reg_name = name;
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(name, aliases[i].alias))
+			reg_name = aliases[i].reg;
+	bool half = false;
+	char wide[32];
+	int r = sg_reg_lookup(reg_name);
+	if (r < 0 && name[0] == 'e' && strlen(name) == 3) {
+		/* $eax is the low half of $rax.  */
+		snprintf(wide, sizeof(wide), "r%s", name + 1);
+		r = sg_reg_lookup(wide);
+		half = r >= 0 && r <= SG_REG_RSP;
+	} else if (r < 0 && name[0] == 'r' && strlen(name) >= 3 && name[strlen(name) - 1] == 'd') {
+		/* $r8d .. $r15d.  */
+		snprintf(wide, sizeof(wide), "%.*s", (int)strlen(name) - 1, name);
+		r = sg_reg_lookup(wide);
+		half = r >= SG_REG_R8 && r <= SG_REG_R15;
+	}
+	if (r < 0 || r == SG_REG_ORIG_RAX || (r != sg_reg_lookup(reg_name) && !half))
+		return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(e->sh->session, &st);
+	if (err)
+		return err;
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(e->sh->session));
+	if (!f)
+		return sg_error_create(SG_ERROR_TARGET, "No registers.");
+	if (!sg_regs_has(f->regs, r))
+		return sg_error_format(SG_ERROR_LOOKUP, "value is not available");
+	uint64_t v = f->regs->r[r];
+	if (half || (r >= SG_REG_CS && r <= SG_REG_GS)) {
+		err = integer_value(e, "int", half ? (uint64_t)(int64_t)(int32_t)v : v, ret);
+		ret->type_name = "int32_t";
+		return err;
+	}
+	memset(ret, 0, sizeof(*ret));
+	switch (r) {
+	case SG_REG_RIP:
+		ret->reg = REG_CODE;
+		/* fall through */
+	case SG_REG_RSP:
+	case SG_REG_RBP:
+		ret->void_base = true;
+		ret->ptr_depth = 1;
+		ret->v.bits = v;
+		return NULL;
+	case SG_REG_EFLAGS:
+		err = integer_value(e, "int", v, ret);
+		ret->reg = REG_EFLAGS;
+		ret->type_name = "i386_eflags";
+		return err;
+	default:
+		err = integer_value(e, "long int", v, ret);
+		ret->type_name = "int64_t";
+		return err;
+	}
+}
+
+static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
+{
+	skip_ws(e);
+	if (isdigit((unsigned char)*e->p)) {
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(e->p, &end, 0);
+		bool is_unsigned = false, is_long = false;
+		for (; *end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'; end++) {
+			if (*end == 'u' || *end == 'U')
+				is_unsigned = true;
+			else
+				is_long = true;
+		}
+		if (errno || isalpha((unsigned char)*end) || *end == '_')
+			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
+					       (int)strcspn(e->p, " )"), e->p);
+		e->p = end;
+		/* gdb types a literal as int when it fits, else long; suffixes
+		   as in C.  */
+		is_long |= v > (is_unsigned ? UINT32_MAX : INT32_MAX);
+		return integer_value(e, is_long ? (is_unsigned ? "long unsigned int" : "long int")
+						: (is_unsigned ? "unsigned int" : "int"), v, ret);
+	}
+	if (!strncmp(e->p, "sizeof", 6) && !isalnum((unsigned char)e->p[6]) && e->p[6] != '_') {
+		e->p += 6;
+		skip_ws(e);
+		Dwarf_Die type;
+		int stars;
+		const char *after;
+		uint64_t size;
+		bool is_void;
+		if (*e->p == '(' && (e->p++, parse_cast_type(e, &type, &stars, &after, &is_void))) {
+			e->p = after;
+			size = stars ? 8 : type_size(&type);
+		} else {
+			if (e->p[-1] == '(')
+				e->p--;
+			struct xval x;
+			struct sg_error *err = parse_unary(e, &x);
+			if (err)
+				return err;
+			size = x.ptr_depth ? 8 : type_size(&x.v.type);
+		}
+		/* gdb's C sizeof is an int.  */
+		return integer_value(e, "int", size, ret);
+	}
+	if (*e->p == '(') {
+		e->p++;
+		Dwarf_Die type;
+		int stars;
+		const char *after;
+		bool is_void;
+		if (parse_cast_type(e, &type, &stars, &after, &is_void)) {
+			e->p = after;
+			struct xval operand;
+			struct sg_error *err = parse_unary(e, &operand);
+			uint64_t v;
+			if (!err)
+				err = integer_of(e, &operand, &v);
+			if (err)
+				return err;
+			memset(ret, 0, sizeof(*ret));
+			if (!is_void)
+				ret->v.type = type;
+			ret->void_base = is_void;
+			ret->v.bits = v;
+			ret->ptr_depth = stars;
+			return NULL;
+		}
+		struct sg_error *err = parse_binary(e, ret, 1);
+		if (err)
+			return err;
+		skip_ws(e);
+		if (*e->p != ')')
+			return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+		e->p++;
+		return NULL;
+	}
+	if (*e->p == '$')
+		return register_value(e, ret);
+	const char *start = e->p;
+	while (isalnum((unsigned char)*e->p) || *e->p == '_' || (*e->p == ':' && e->p[1] == ':' && (e->p += 1)))
+		e->p++;
+	if (e->p == start)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", start);
+	char *name = strndup(start, e->p - start);
+	if (!name)
+		return &sg_enomem;
+	memset(ret, 0, sizeof(*ret));
+	/* The selected frame's variables hide globals, as in C.  */
+	struct sg_error *err = sg_session_thread(e->sh->session)
+		? frame_variable(e->sh->session, e->sh, name, &ret->v) : &sg_not_found;
+	/* A local that is optimized out stops here; a frame without DWARF
+	   falls through to the globals.  */
+	if (!err || (sg_error_code(err) == SG_ERROR_LOOKUP &&
+		     strstr(sg_error_message(err), "optimized out"))) {
+		free(name);
+		return err;
+	}
+	sg_error_destroy(err);
+	ret->v.lvalue = true;
+	err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
+	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
+		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", name);
+	free(name);
+	return err;
+}
+
+static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
+{
+	struct sg_error *err = parse_primary(e, x);
+	for (;;) {
+		if (err)
+			return err;
+		skip_ws(e);
+		bool arrow = e->p[0] == '-' && e->p[1] == '>';
+		if ((*e->p == '.' || arrow || *e->p == '[') && (err = unref(e, x)))
+			return err;
+		if (*e->p == '.' || arrow) {
+			e->p += arrow ? 2 : 1;
+			if (arrow && (err = deref(e, x)))
+				return err;
+			skip_ws(e);
+			const char *s = e->p;
+			while (isalnum((unsigned char)*e->p) || *e->p == '_')
+				e->p++;
+			char *field = strndup(s, e->p - s);
+			if (!field)
+				return &sg_enomem;
+			Dwarf_Die t, mt;
+			strip(&x->v.type, &t);
+			uint64_t off;
+			int tag = dwarf_tag(&t);
+			if (x->ptr_depth || (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
+					     tag != DW_TAG_class_type)) {
+				char *ts = type_string(&x->v.type, "");
+				err = sg_error_format(SG_ERROR_USAGE,
+						      "Attempt to extract a component of a value that is not a structure%s.",
+						      arrow ? " pointer" : "");
+				free(ts);
+			} else if (!(err = find_member(e->t, &t, field, &mt,
+						       x->v.lvalue ? x->v.address : 0, &off))) {
+				x->v.type = mt;
+				x->v.address += off;
+			}
+			free(field);
+		} else if (*e->p == '[') {
+			e->p++;
+			char *end;
+			errno = 0;
+			long long idx = strtoll(e->p, &end, 0);
+			if (end == e->p || errno)
+				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+			e->p = end;
+			skip_ws(e);
+			if (*e->p != ']')
+				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+			e->p++;
+			Dwarf_Die t, elem;
+			strip(&x->v.type, &t);
+			int tag = dwarf_tag(&t);
+			if (tag == DW_TAG_pointer_type && !x->ptr_depth) {
+				if ((err = deref(e, x)))
+					return err;
+			} else if (tag != DW_TAG_array_type || x->ptr_depth) {
+				return sg_error_create(SG_ERROR_USAGE, "cannot subscript something of this type");
+			}
+			strip(&x->v.type, &t);
+			if (dwarf_tag(&t) == DW_TAG_array_type) {
+				if (!die_type(&t, &elem))
+					return sg_error_create(SG_ERROR_BAD_DATA, "array without element type");
+			} else {
+				elem = x->v.type;
+			}
+			x->v.address += (uint64_t)idx * type_size(&elem);
+			x->v.type = elem;
+		} else {
+			return NULL;
+		}
+	}
+}
+
+static struct sg_error *parse_unary(struct expr *e, struct xval *x)
+{
+	skip_ws(e);
+	if (*e->p == '*') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		if (!err)
+			err = unref(e, x);
+		return err ? err : deref(e, x);
+	}
+	if (*e->p == '-' && e->p[1] != '>') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		uint64_t v;
+		if (!err)
+			err = integer_of(e, x, &v);
+		if (err)
+			return err;
+		Dwarf_Die t;
+		strip(&x->v.type, &t);
+		if (x->ptr_depth || x->void_base || dwarf_tag(&t) != DW_TAG_base_type)
+			return sg_error_create(SG_ERROR_USAGE, "Argument to arithmetic operation not a number or boolean.");
+		x->v.lvalue = false;
+		x->v.bits = -v;
+		return NULL;
+	}
+	if (*e->p == '&') {
+		e->p++;
+		struct sg_error *err = parse_unary(e, x);
+		if (!err)
+			err = unref(e, x);
+		if (err)
+			return err;
+		if (!x->v.lvalue || x->ptr_depth)
+			return sg_error_create(SG_ERROR_USAGE, "Attempt to take address of value not located in memory.");
+		x->v.bits = x->v.address;
+		x->v.lvalue = false;
+		x->ptr_depth = 1;
+		return NULL;
+	}
+	return parse_postfix(e, x);
+}
+
+/* Binary operators by precedence, C's, highest last.  */
+static const struct binop {
+	const char *op;
+	int prec;
+} binops[] = {
+	{ "||", 1 }, { "&&", 2 }, { "|", 3 }, { "^", 4 }, { "&", 5 }, { "==", 6 }, { "!=", 6 },
+	{ "<=", 7 }, { ">=", 7 }, { "<<", 8 }, { ">>", 8 }, { "<", 7 }, { ">", 7 }, { "@", 9 },
+	{ "+", 10 }, { "-", 10 }, { "*", 11 }, { "/", 11 }, { "%", 11 },
+};
+
+static const struct binop *peek_binop(struct expr *e)
+{
+	skip_ws(e);
+	if (e->p[0] == '-' && e->p[1] == '>')
+		return NULL;
+	const struct binop *best = NULL;
+	for (size_t i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+		size_t n = strlen(binops[i].op);
+		if (!strncmp(e->p, binops[i].op, n) && (!best || n > strlen(best->op)))
+			best = &binops[i];
+	}
+	return best;
+}
+
+/* Size, signedness and whether X is a pointer (for arithmetic).  */
+static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t *elem_size)
+{
+	*elem_size = 0;
+	if (x->ptr_depth) {
+		*size = 8;
+		*is_signed = false;
+		*elem_size = x->ptr_depth > 1 || x->void_base ? (x->void_base && x->ptr_depth == 1 ? 1 : 8)
+							      : type_size(&x->v.type);
+		return true;
+	}
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	*size = type_size(&t);
+	*is_signed = false;
+	if (tag == DW_TAG_pointer_type) {
+		Dwarf_Die target;
+		*elem_size = die_type(&t, &target) ? type_size(&target) : 1;
+		return true;
+	}
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	*is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	return false;
+}
+
+static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
+{
+	uint64_t a, b;
+	struct sg_error *err = integer_of(e, l, &a);
+	if (!err)
+		err = integer_of(e, r, &b);
+	if (err)
+		return err;
+	uint64_t lsize, rsize, lelem, relem;
+	bool lsigned, rsigned;
+	bool lptr = arith_info(l, &lsize, &lsigned, &lelem);
+	bool rptr = arith_info(r, &rsize, &rsigned, &relem);
+	bool cmp = strchr("<>=!", op[0]) && strcmp(op, "<<") && strcmp(op, ">>");
+	bool logic = !strcmp(op, "&&") || !strcmp(op, "||");
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+	uint64_t v;
+	if (lptr && !rptr && (op[0] == '+' || op[0] == '-') && !op[1]) {
+		/* Pointer arithmetic: scaled by the element size.  */
+		v = op[0] == '+' ? a + b * lelem : a - b * lelem;
+		if (l->ptr_depth) {
+			l->v.bits = v;
+		} else {
+			l->v.lvalue = false;
+			l->v.bits = v;
+		}
+		return NULL;
+	}
+	if (lptr && rptr && !strcmp(op, "-")) {
+		v = lelem ? (uint64_t)((sa - sb) / (int64_t)lelem) : 0;
+		return integer_value(e, "long int", v, l);
+	}
+	if ((op[0] == '/' || op[0] == '%') && b == 0)
+		return sg_error_create(SG_ERROR_USAGE, "Division by zero");
+	/* C's conversions, simplified: the wider operand wins; at equal
+	   width, unsigned wins.  */
+	bool is_signed = lsize == rsize ? lsigned && rsigned : lsize > rsize ? lsigned : rsigned;
+	if (!strcmp(op, "+")) v = a + b;
+	else if (!strcmp(op, "-")) v = a - b;
+	else if (!strcmp(op, "*")) v = a * b;
+	else if (!strcmp(op, "/")) v = is_signed ? (uint64_t)(sa / sb) : a / b;
+	else if (!strcmp(op, "%")) v = is_signed ? (uint64_t)(sa % sb) : a % b;
+	else if (!strcmp(op, "<<")) v = b >= 64 ? 0 : a << b;
+	else if (!strcmp(op, ">>")) v = b >= 64 ? 0 : is_signed ? (uint64_t)(sa >> b) : a >> b;
+	else if (!strcmp(op, "&")) v = a & b;
+	else if (!strcmp(op, "|")) v = a | b;
+	else if (!strcmp(op, "^")) v = a ^ b;
+	else if (!strcmp(op, "&&")) v = a && b;
+	else if (!strcmp(op, "||")) v = a || b;
+	else if (!strcmp(op, "==")) v = a == b;
+	else if (!strcmp(op, "!=")) v = a != b;
+	else if (!strcmp(op, "<")) v = is_signed ? sa < sb : a < b;
+	else if (!strcmp(op, "<=")) v = is_signed ? sa <= sb : a <= b;
+	else if (!strcmp(op, ">")) v = is_signed ? sa > sb : a > b;
+	else v = is_signed ? sa >= sb : a >= b;
+	if (cmp || logic)
+		return integer_value(e, "int", v, l);
+	/* The wider operand's type; ints at least.  */
+	struct xval *wide = rsize > lsize ? r : l;
+	if ((lsize < 4 && rsize < 4) || lptr || rptr)
+		return integer_value(e, "int", v, l);
+	Dwarf_Die type = wide->v.type;
+	memset(l, 0, sizeof(*l));
+	l->v.type = type;
+	l->v.bits = v;
+	return NULL;
+}
+
+/* X@COUNT: COUNT objects like X, from X's address (gdb's artificial
+   arrays, as in print *argv@argc).  */
+static struct sg_error *apply_repeat(struct expr *e, struct xval *x, struct xval *count)
+{
+	uint64_t n;
+	struct sg_error *err = integer_of(e, count, &n);
+	if (err)
+		return err;
+	if (!x->v.lvalue || x->ptr_depth || x->repeat || x->reg)
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	if ((int64_t)n <= 0)
+		return sg_error_format(SG_ERROR_USAGE, "Invalid number %" PRId64 " of repetitions.",
+				       (int64_t)n);
+	uint64_t esize = type_size(&x->v.type);
+	if (esize == 0)
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	if (n > (UINT64_C(1) << 32) / esize)
+		return sg_error_format(SG_ERROR_USAGE, "%" PRIu64 " elements are too many.", n);
+	x->repeat = n;
+	return NULL;
+}
+
+static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec)
+{
+	struct sg_error *err = parse_unary(e, x);
+	if (err)
+		return err;
+	for (;;) {
+		const struct binop *op = peek_binop(e);
+		if (!op || op->prec < min_prec)
+			return NULL;
+		e->p += strlen(op->op);
+		struct xval rhs;
+		if ((err = parse_binary(e, &rhs, op->prec + 1)))
+			return err;
+		if ((err = !strcmp(op->op, "@") ? apply_repeat(e, x, &rhs) : apply_binop(e, op->op, x, &rhs)))
+			return err;
+	}
+}
+
+struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
+{
+	struct expr e = { sh, t, text };
+	struct sg_error *err = parse_binary(&e, x, 1);
+	if (err)
+		return err;
+	skip_ws(&e);
+	if (*e.p)
+		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e.p);
+	return NULL;
+}

@@ -1,0 +1,442 @@
+/* info locals, info args, bt full and frame-line arguments: a frame's
+   variables, located through DWARF with the frame's registers, CFA and
+   frame base.  */
+#include <config.h>
+#include "data.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where the selected frame's variables live: registers, CFA, frame base. */
+struct frame_ctx {
+	struct sg_target *t;
+	const struct sg_frame *f;
+	Dwarf_Addr bias;
+	uint64_t lookup;		/* the pc for location lists */
+	struct sg_dwarf_expr_ctx ctx;
+};
+
+/* A variable the compiler folded into a constant (DW_AT_const_value): an
+   integer form, or a block of at most 8 bytes (a double).  */
+struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret)
+{
+	(void)var;
+	ret->lvalue = false;
+	Dwarf_Block block;
+	Dwarf_Sword sv;
+	switch (dwarf_whatform(a)) {
+	case DW_FORM_block:
+	case DW_FORM_block1:
+	case DW_FORM_block2:
+	case DW_FORM_block4:
+		if (dwarf_formblock(a, &block) != 0 || block.length > sizeof(ret->bits))
+			return &sg_not_found;
+		ret->bits = 0;
+		memcpy(&ret->bits, block.data, block.length);
+		return NULL;
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		if (dwarf_formsdata(a, &sv) != 0)
+			return &sg_not_found;
+		ret->bits = (uint64_t)sv;
+		return NULL;
+	default: {
+		Dwarf_Word uv;
+		if (dwarf_formudata(a, &uv) != 0)
+			return &sg_not_found;
+		ret->bits = uv;
+		return NULL;
+	}
+	}
+}
+
+static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val *ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &a))
+		return const_value(var, &a, ret);
+	if (!dwarf_attr_integrate(var, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) <= 0 || nops == 0)
+		return &sg_not_found;	/* <optimized out> */
+	if (ops[0].atom == DW_OP_addr && nops == 1) {
+		ret->lvalue = true;
+		ret->address = ops[0].number + fc->bias;
+		return NULL;
+	}
+	if (nops == 1 && (ops[0].atom == DW_OP_implicit_pointer ||
+			  ops[0].atom == DW_OP_GNU_implicit_pointer)) {
+		ret->lvalue = false;
+		ret->synthetic_ptr = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < nops; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece ||
+		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
+		    ops[i].atom == DW_OP_implicit_value || ops[i].atom == DW_OP_implicit_pointer ||
+		    ops[i].atom == DW_OP_GNU_implicit_pointer)
+			return &sg_not_found;	/* not yet: pieces, entry values */
+	struct sg_dwarf_result r;
+	struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r);
+	if (err) {
+		sg_error_destroy(err);
+		return &sg_not_found;
+	}
+	switch (r.kind) {
+	case SG_DWARF_ADDRESS:
+		ret->lvalue = true;
+		ret->address = r.value;
+		return NULL;
+	case SG_DWARF_VALUE:
+		ret->lvalue = false;
+		ret->bits = r.value;
+		return NULL;
+	case SG_DWARF_REGISTER:
+		if (r.value >= SG_NREGS || !sg_regs_has(fc->f->regs, r.value))
+			return &sg_not_found;
+		ret->lvalue = false;
+		ret->bits = fc->f->regs->r[r.value];
+		return NULL;
+	}
+	return &sg_not_found;
+}
+
+static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, const char *indent,
+		      struct sg_out *out)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+	if (!name || !die_type(var, &type))
+		return;
+	struct val v = { .type = type };
+	struct sg_error *err = locate(fc, var, &v);
+	struct xval x = { .v = v };
+	bool optimized_out = err != NULL;
+	char *text = NULL;
+	if (err) {
+		sg_error_destroy(err);
+		text = strdup("<optimized out>");
+	} else {
+		err = format_value(sh, fc->t, &x, 0, false, false, &text);
+		if (err) {
+			text = fault_text(err);
+			sg_error_destroy(err);
+		}
+	}
+	sg_out_printf(out, "%s%s = %s\n", indent, name, text ? text : "?");
+	if (sg_out_json(out)) {
+		/* The value as in print (null when optimized out), and gdb's
+		   text.  */
+		sg_out_object_begin(out, NULL);
+		sg_out_string(out, "name", name);
+		if (optimized_out)
+			sg_out_null(out, "value");
+		else
+			json_value(sh, fc->t, &x, 0, false, out, "value");
+		sg_out_string(out, "text", text);
+		sg_out_object_end(out);
+	}
+	free(text);
+}
+
+/* The selected frame's scopes: the concrete chain of DIEs at its pc, the
+   index of its function in the chain (FN; inlined calls have their own),
+   and of the function below it (FIRST, -1 if none): the blocks in between
+   are this frame's.  */
+struct frame_scope {
+	struct frame_ctx fc;
+	Dwarf_Die *chain;
+	int m, fn, first;
+};
+
+static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stack *st, size_t level,
+				       struct frame_scope *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	const struct sg_frame *f = sg_stack_frame(st, level);
+	struct frame_ctx *fc = &fs->fc;
+	fc->t = t;
+	fc->f = f;
+	fc->lookup = f->activation ? f->pc : f->pc - 1;
+	/* The scope chain comes with the frame's description, which the
+	   library computed (before the stop, for the threads it could).  */
+	if (!f->scopes || f->scope_fn < 0 || f->signal_trampoline || f->tail_call)
+		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table info available.");
+	fs->chain = (Dwarf_Die *)f->scopes;
+	fs->m = f->nscopes;
+	fs->fn = f->scope_fn;
+	fs->first = f->scope_first;
+	fc->bias = f->dwarf_bias;
+	/* The CFA is the caller's stack pointer.  */
+	fc->ctx.target = fc->t;
+	fc->ctx.regs = f->regs;
+	fc->ctx.has_cfa = sg_stack_cfa(st, level, &fc->ctx.cfa);
+	/* The frame base comes from the subprogram (an inlined function uses
+	   its caller's).  */
+	for (int i = fs->fn; i < fs->m; i++) {
+		if (dwarf_tag(&fs->chain[i]) != DW_TAG_subprogram)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		struct sg_dwarf_result r;
+		if (dwarf_attr(&fs->chain[i], DW_AT_frame_base, &a) &&
+		    dwarf_getlocation_addr(&a, fc->lookup - fc->bias, &ops, &nops, 1) > 0) {
+			/* No frame base (say, no CFA in the outermost frame)
+			   leaves the variables that need it optimized out.  */
+			struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r);
+			if (!err) {
+				fc->ctx.frame_base = r.kind == SG_DWARF_REGISTER && r.value < SG_NREGS
+					? f->regs->r[r.value] : r.value;
+				fc->ctx.has_frame_base = true;
+			}
+			sg_error_destroy(err);
+		}
+		break;
+	}
+	return NULL;
+}
+
+static struct sg_error *frame_scope_open(struct sg_session *s, struct shell *sh,
+				       struct frame_scope *fs)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err)
+		return err;
+	return frame_scope_at(sg_session_target(s), st, sg_session_frame(s), fs);
+}
+
+static void frame_scope_close(struct frame_scope *fs)
+{
+	(void)fs;	/* the chain belongs to the cache */
+}
+
+/* Find NAME among the selected frame's variables and parameters,
+   innermost block first.  &sg_not_found if it is not one of them.  */
+struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+				     struct val *ret)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_open(s, sh, &fs);
+	if (err)
+		return err;
+	err = &sg_not_found;
+	for (int i = fs.first + 1; i <= fs.fn && err == &sg_not_found; i++) {
+		Dwarf_Die child;
+		if (dwarf_child(&fs.chain[i], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			const char *n = dwarf_diename(&child);
+			if ((tag != DW_TAG_variable && tag != DW_TAG_formal_parameter) || !n ||
+			    strcmp(n, name))
+				continue;
+			struct val v;
+			memset(&v, 0, sizeof(v));
+			if (!die_type(&child, &v.type))
+				continue;
+			struct sg_error *loc = locate(&fs.fc, &child, &v);
+			if (loc) {
+				sg_error_destroy(loc);
+				err = sg_error_format(SG_ERROR_LOOKUP, "\"%s\" is optimized out here", name);
+			} else {
+				*ret = v;
+				err = NULL;
+			}
+			break;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	frame_scope_close(&fs);
+	return err;
+}
+
+/* Print the variables (or, with ARGS, the parameters) of a frame's
+   function and, for locals, of the blocks around its pc, innermost first,
+   as gdb does.  */
+#define MAX_INHERITED 256
+
+/* An out-of-line copy of an inlined function (or a block of it) names its
+   variables through DW_AT_abstract_origin; those it does not repeat, such
+   as static locals, live only in the abstract tree.  Print them, as gdb
+   does.  SEEN lists the abstract DIEs the concrete children refer to.  */
+static size_t inherited_vars(struct shell *sh, struct frame_scope *fs, Dwarf_Die *scope,
+			     const Dwarf_Off *seen, size_t nseen, const char *indent,
+			     struct sg_out *out)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die origin, child;
+	size_t count = 0;
+	if (nseen >= MAX_INHERITED || !dwarf_attr(scope, DW_AT_abstract_origin, &a) ||
+	    !dwarf_formref_die(&a, &origin) || dwarf_child(&origin, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_variable)
+			continue;
+		Dwarf_Off off = dwarf_dieoffset(&child);
+		bool found = false;
+		for (size_t k = 0; k < nseen && !found; k++)
+			found = seen[k] == off;
+		if (!found) {
+			print_var(sh, &fs->fc, &child, indent, out);
+			count++;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return count;
+}
+
+static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, const char *indent,
+		       struct sg_out *out)
+{
+	size_t count = 0;
+	sg_out_array_begin(out, args ? "args" : "locals");
+	int from = args ? fs->fn : fs->first + 1;
+	for (int i = from; i <= fs->fn; i++) {
+		Dwarf_Die child;
+		if (dwarf_child(&fs->chain[i], &child) != 0)
+			continue;
+		Dwarf_Off seen[MAX_INHERITED];
+		size_t nseen = 0;
+		do {
+			int tag = dwarf_tag(&child);
+			Dwarf_Attribute a;
+			Dwarf_Die origin;
+			if (nseen < MAX_INHERITED && dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+			    dwarf_formref_die(&a, &origin))
+				seen[nseen++] = dwarf_dieoffset(&origin);
+			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
+				print_var(sh, &fs->fc, &child, indent, out);
+				count++;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!args)
+			count += inherited_vars(sh, fs, &fs->chain[i], seen, nseen, indent, out);
+	}
+	sg_out_array_end(out);
+	/* gdb writes these unindented, even under "bt full".  */
+	if (!count)
+		sg_out_printf(out, "%s\n", args ? "No arguments." : "No locals.");
+}
+
+static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
+				   bool args)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_open(s, sh, &fs);
+	if (err)
+		return err;
+	scope_vars(sh, &fs, args, "", out);
+	frame_scope_close(&fs);
+	return NULL;
+}
+
+void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out)
+{
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
+	if (err) {
+		sg_out_printf(out, "%s\n", sg_error_message(err));
+		sg_out_null(out, "locals");	/* no DWARF for the frame */
+		sg_error_destroy(err);
+		return;
+	}
+	scope_vars(sh, &fs, false, "        ", out);
+	frame_scope_close(&fs);
+}
+
+char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level)
+{
+	/* gdb's "set print frame-arguments": scalars (0), all, none, presence. */
+	uint64_t mode = sg_setting_uint(sh->session, "print frame-arguments", 0);
+	struct frame_scope fs;
+	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
+	if (err) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	struct sg_buf_lite b = { 0 };
+	Dwarf_Die child;
+	bool any = false;
+	if (dwarf_child(&fs.chain[fs.fn], &child) == 0) {
+		do {
+			const char *name = dwarf_diename(&child);
+			Dwarf_Die type, stripped;
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter || !name || !die_type(&child, &type))
+				continue;
+			if (mode == 3) {	/* presence: "..." for all of them */
+				if (!any)
+					lite_puts(&b, "...");
+				any = true;
+				continue;
+			}
+			lite_puts(&b, any ? ", " : "");
+			any = true;
+			if (mode == 2) {	/* none: names only */
+				lite_puts(&b, name);
+				lite_puts(&b, "=...");
+				continue;
+			}
+			lite_puts(&b, name);
+			lite_putc(&b, '=');
+			/* gdb's "print frame-arguments scalars": aggregates as "...". */
+			strip(&type, &stripped);
+			int tag = dwarf_tag(&stripped);
+			if (mode == 0 && (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+					  tag == DW_TAG_class_type || tag == DW_TAG_array_type)) {
+				lite_puts(&b, "...");
+				continue;
+			}
+			struct val v = { .type = type };
+			char *text = NULL;
+			err = locate(&fs.fc, &child, &v);
+			if (err) {
+				sg_error_destroy(err);
+				text = strdup("<optimized out>");
+			} else {
+				struct xval x = { .v = v };
+				if ((err = format_value(sh, fs.fc.t, &x, 0, false, false, &text))) {
+					text = fault_text(err);
+					sg_error_destroy(err);
+				}
+			}
+			lite_puts(&b, text ? text : "?");
+			free(text);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	frame_scope_close(&fs);
+	return b.s ? b.s : strdup("");
+}
+
+static struct sg_error *cmd_info_locals(struct sg_session *s, const char *args, struct sg_out *out,
+					void *arg)
+{
+	return frame_vars(s, arg, out, false);
+}
+
+static struct sg_error *cmd_info_args(struct sg_session *s, const char *args, struct sg_out *out,
+				      void *arg)
+{
+	return frame_vars(s, arg, out, true);
+}
+
+static const struct sg_command frame_var_cmds[] = {
+	{ .name = "info locals", .synopsis = "info locals",
+	  .summary = "Print the selected frame's local variables",
+	  .details = "Innermost block first, as gdb.  Variables whose location needs DWARF\n"
+		     "pieces or entry values print <optimized out> for now.",
+	  .handler = cmd_info_locals, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info args", .synopsis = "info args",
+	  .summary = "Print the selected frame's arguments",
+	  .handler = cmd_info_args, .flags = SG_CMD_NEEDS_TARGET },
+};
+
+struct sg_error *shell_register_frame_var_commands(struct shell *sh)
+{
+	return shell_register_table(sh, frame_var_cmds,
+				    sizeof(frame_var_cmds) / sizeof(frame_var_cmds[0]));
+}

@@ -1,0 +1,1483 @@
+/* The value printer: one walk of a typed value from DWARF (and through
+   the typed readers) writes gdb's notation, flat or "set print pretty",
+   or structured JSON.  */
+#include <config.h>
+#include "data.h"
+
+#include <ctype.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
+#define MAX_VALUE_DEPTH 16
+#define MAX_VALUES (UINT64_C(1) << 24)	/* per print: 16M scalars and more */
+
+struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size)
+{
+	if (!v->lvalue) {
+		memcpy(buf, &v->bits, size < 8 ? size : 8);
+		return NULL;
+	}
+	return sg_target_read(t, v->address, buf, size);
+}
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	strip(type, &t);
+	if (dwarf_tag(&t) != DW_TAG_base_type)
+		return false;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	return (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) && type_size(&t) == 1;
+}
+
+char *fault_text(struct sg_error *err)
+{
+	char *s;
+	if (sg_error_code(err) == SG_ERROR_FAULT) {
+		if (asprintf(&s, "<error: Cannot access memory at address 0x%" PRIx64 ">",
+			     sg_error_address(err)) < 0)
+			s = NULL;
+	} else if (asprintf(&s, "<error: %s>", sg_error_message(err)) < 0) {
+		s = NULL;
+	}
+	return s;
+}
+
+static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
+{
+	struct sg_symbol sym;
+	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
+	if (!err) {
+		char tmp[64];
+		lite_puts(b, " <");
+		lite_puts(b, sym.name);
+		if (sym.offset) {
+			snprintf(tmp, sizeof(tmp), "+%" PRIu64, sym.offset);
+			lite_puts(b, tmp);
+		}
+		lite_putc(b, '>');
+	}
+	sg_error_destroy(err);
+}
+
+/* A C string at ADDR, as gdb shows it after a char pointer.  */
+static void put_string_at(struct sg_target *t, uint64_t addr, size_t limit, struct sg_buf_lite *b)
+{
+	char *s;
+	bool truncated;
+	struct sg_error *err = sg_target_read_string(t, addr, limit, &s, &truncated);
+	if (err) {
+		char *e = fault_text(err);
+		lite_putc(b, ' ');
+		lite_puts(b, e ? e : "<error>");
+		free(e);
+		sg_error_destroy(err);
+		return;
+	}
+	lite_puts(b, " \"");
+	for (char *p = s; *p; p++)
+		escape_byte(b, (unsigned char)*p, '"');
+	lite_putc(b, '"');
+	if (truncated)
+		lite_puts(b, "...");
+	free(s);
+}
+
+struct printer {
+	struct shell *sh;
+	struct sg_target *t;
+	size_t limit;		/* print elements */
+	char fmt;		/* 0, or print/FMT */
+	bool raw;		/* print/r: no typed readers */
+	bool pretty;		/* set print pretty: a member per line */
+	/* Structured output instead of text: the JSON writer and the member
+	   name of the next value (NULL inside arrays).  */
+	struct sg_out *json;
+	const char *key;
+	int level;		/* braces open, for pretty indentation */
+	/* Readers found per type DIE: a container's elements share one type,
+	   and naming a type (its scopes) walks its whole unit.  */
+	struct {
+		const void *die;
+		const struct sg_registry_entry *entry;	/* NULL: none */
+	} readers[8];
+	unsigned nreaders;
+	/* Virtual bases already printed in the current object.  */
+	const void *vbases[16];
+	unsigned nvbases;
+	bool as_base;		/* the next aggregate is a base class */
+	bool vptr;		/* the next value is a _vptr.X member */
+	bool cplus;		/* types in C++'s spelling (the frame's language) */
+	uint64_t values;	/* values printed so far, against MAX_VALUES */
+	bool merge;		/* JSON: the next aggregate is an anonymous member */
+};
+
+/* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
+
+   A nest is one pair of braces: a struct's members (JSON object), an
+   array's elements or a map's pairs (JSON arrays; a pair is an object
+   {"key":...,"value":...}).  */
+enum nest_kind { NEST_STRUCT, NEST_ARRAY, NEST_MAP };
+
+struct nest {
+	enum nest_kind kind;
+	bool first;
+	/* Structs: the last item was a base class, whose ", " gdb writes
+	   after it; and the struct's name for pretty's "members of T:".  */
+	bool after_base;
+	bool has_bases;		/* gdb heads the members even if no base printed */
+	const char *name;
+};
+
+static const char *take_key(struct printer *p)
+{
+	const char *k = p->key;
+	p->key = NULL;
+	return k;
+}
+
+static void put_indent(struct printer *p, struct sg_buf_lite *b)
+{
+	for (int i = 0; i < p->level; i++)
+		lite_puts(b, "  ");
+}
+
+static void nest_open(struct printer *p, struct nest *n, enum nest_kind kind, struct sg_buf_lite *b)
+{
+	*n = (struct nest){ .kind = kind, .first = true };
+	if (p->json && kind == NEST_STRUCT)
+		sg_out_object_begin(p->json, take_key(p));
+	else if (p->json)
+		sg_out_array_begin(p->json, take_key(p));
+	else
+		lite_putc(b, '{');
+	p->level++;
+}
+
+/* Before a member NAME (NULL for an array element): gdb's separator, and
+   in pretty mode a new line for each struct member.  */
+static void nest_item(struct printer *p, struct nest *n, const char *name, struct sg_buf_lite *b)
+{
+	bool first = n->first, after_base = n->after_base;
+	n->first = false;
+	n->after_base = false;
+	if (p->json) {
+		p->key = n->kind == NEST_STRUCT ? name : NULL;
+		return;
+	}
+	if (p->pretty && n->kind != NEST_ARRAY) {
+		if ((after_base || (first && n->has_bases)) && n->name) {
+			/* gdb's heading for a class's own members.  */
+			lite_puts(b, "\n");
+			put_indent(p, b);
+			lite_puts(b, "members of ");
+			lite_puts(b, n->name);
+			lite_puts(b, ":");
+			n->name = NULL;
+		}
+		lite_puts(b, first || after_base ? "\n" : ",\n");
+		put_indent(p, b);
+	} else if (!first && !after_base) {
+		lite_puts(b, ", ");
+	}
+	if (name && n->kind == NEST_STRUCT) {
+		lite_puts(b, name);
+		lite_puts(b, " = ");
+	}
+}
+
+/* A base class LABEL ("<ns::Base>"); nest_base_end() follows its value. */
+static void nest_base(struct printer *p, struct nest *n, const char *label, struct sg_buf_lite *b)
+{
+	bool first = n->first, after_base = n->after_base;
+	n->first = false;
+	if (p->json) {
+		p->key = label;
+		return;
+	}
+	if (!first && !after_base)
+		lite_puts(b, p->pretty ? "," : ", ");
+	if (p->pretty) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_puts(b, label);
+	lite_puts(b, " = ");
+}
+
+static void nest_base_end(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	n->after_base = true;
+	if (!p->json)
+		lite_puts(b, ", ");
+}
+
+/* A map's key: "[key] = value"; nest_value() follows the key.  */
+static void nest_key(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	nest_item(p, n, NULL, b);
+	if (p->json) {
+		sg_out_object_begin(p->json, NULL);
+		p->key = "key";
+	} else {
+		lite_putc(b, '[');
+	}
+}
+
+static void nest_value(struct printer *p, struct sg_buf_lite *b)
+{
+	if (p->json)
+		p->key = "value";
+	else
+		lite_puts(b, "] = ");
+}
+
+static void nest_pair_end(struct printer *p)
+{
+	if (p->json)
+		sg_out_object_end(p->json);
+}
+
+/* Text only: "..." after the last element shown, "<repeats N times>".  */
+static void put_note(struct printer *p, const char *text, struct sg_buf_lite *b)
+{
+	if (!p->json)
+		lite_puts(b, text);
+}
+
+static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
+{
+	p->level--;
+	if (p->json) {
+		if (n->kind == NEST_STRUCT)
+			sg_out_object_end(p->json);
+		else
+			sg_out_array_end(p->json);
+		return;
+	}
+	if (n->kind == NEST_STRUCT && (n->first || n->after_base)) {
+		/* gdb closes right after it, also in pretty mode.  */
+		lite_puts(b, "<No data fields>}");
+		return;
+	}
+	if (p->pretty && n->kind != NEST_ARRAY && !n->first) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_putc(b, '}');
+}
+
+/* A value that is not data: "<synthetic pointer>", "<error: ...>".  JSON
+   gets an object {KIND: "synthetic pointer"}, so that it cannot be taken
+   for a string the program holds.  */
+static void put_special(struct printer *p, const char *kind, const char *text,
+			struct sg_buf_lite *b)
+{
+	if (!p->json) {
+		lite_puts(b, text);
+		return;
+	}
+	/* "<error: X>" -> "X", "<X>" -> "X".  */
+	const char *t = text;
+	size_t n = strlen(t);
+	if (n >= 2 && t[0] == '<' && t[n - 1] == '>') {
+		t++;
+		n -= 2;
+		if (!strncmp(t, "error: ", 7)) {
+			t += 7;
+			n -= 7;
+		}
+	}
+	sg_out_object_begin(p->json, take_key(p));
+	sg_out_string_len(p->json, kind, t, n);
+	sg_out_object_end(p->json);
+}
+
+/* A leaf whose text is also its JSON value (a string).  */
+static void put_leaf(struct printer *p, const char *text, struct sg_buf_lite *b)
+{
+	if (p->json)
+		sg_out_string(p->json, take_key(p), text);
+	else
+		lite_puts(b, text);
+}
+
+static void put_value(struct printer *p, const struct val *v, bool top, int depth,
+		      struct sg_buf_lite *b);
+static void put_float(struct printer *p, const unsigned char *raw, size_t size,
+		      struct sg_buf_lite *b);
+
+/* An integer of SIZE bytes in print's format: x o t z d u c a, or the
+   type's own notation (IS_CHAR: 97 'a').  */
+static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed, bool is_char,
+		    struct sg_buf_lite *b)
+{
+	char tmp[80];
+	if (size == 0 || size > 8)
+		size = 8;	/* a base type without a sane DW_AT_byte_size */
+	char fmt = p->fmt == 's' || p->fmt == 'f' ? 0 : p->fmt;
+	if (p->fmt == 'f')
+		is_char = false;	/* a number, as gdb's print/f of a char */
+	if (fmt == 'a' && is_signed && size < 8 && (raw >> (size * 8 - 1)) & 1) {
+		/* print/a converts to an address: sign-extended.  */
+		raw |= ~((UINT64_C(1) << (size * 8)) - 1);
+		size = 8;
+	}
+	if (fmt == 'c') {
+		/* print/c shows the low byte, signed as the type is.  */
+		size = 1;
+		is_char = true;
+		fmt = 0;
+	}
+	uint64_t mask = size >= 8 ? UINT64_MAX : (UINT64_C(1) << (size * 8)) - 1;
+	raw &= mask;
+	int64_t sv = (int64_t)raw;
+	/* print/d reads the bits as signed whatever the type, as gdb does.  */
+	if ((is_signed || fmt == 'd') && size < 8 && (raw >> (size * 8 - 1)) & 1)
+		sv = (int64_t)(raw | ~mask);
+	if (p->json && !strchr("xotaz", fmt ? fmt : '-')) {
+		/* Numbers, chars included; hex and the like stay strings.  */
+		if (is_signed || fmt == 'd')
+			sg_out_int(p->json, take_key(p), sv);
+		else
+			sg_out_uint(p->json, take_key(p), raw);
+		return;
+	}
+	switch (fmt) {
+	case 'x':
+	case 'a':
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, raw);
+		break;
+	case 'z':
+		snprintf(tmp, sizeof(tmp), "0x%0*" PRIx64, (int)size * 2, raw);
+		break;
+	case 'o':
+		snprintf(tmp, sizeof(tmp), raw ? "0%" PRIo64 : "0", raw);
+		break;
+	case 't': {
+		/* Binary without leading zeros.  */
+		int n = 0;
+		for (int bit = 63; bit >= 0; bit--)
+			if (n || (raw >> bit) & 1 || bit == 0)
+				tmp[n++] = (char)('0' + ((raw >> bit) & 1));
+		tmp[n] = '\0';
+		break;
+	}
+	case 'u':
+		snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
+		break;
+	case 'd':
+		snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
+		break;
+	default:
+		if (is_char && !p->json) {
+			snprintf(tmp, sizeof(tmp), is_signed ? "%" PRId64 " '" : "%" PRIu64 " '",
+				 is_signed ? sv : (int64_t)raw);
+			lite_puts(b, tmp);
+			if (raw == 0)
+				lite_puts(b, "\\000");
+			else
+				escape_byte(b, (unsigned char)raw, '\'');
+			lite_putc(b, '\'');
+			return;
+		}
+		if (is_signed)
+			snprintf(tmp, sizeof(tmp), "%" PRId64, sv);
+		else
+			snprintf(tmp, sizeof(tmp), "%" PRIu64, raw);
+		break;
+	}
+	if (fmt == 'a' && p->json) {
+		sg_out_hex(p->json, take_key(p), raw);
+		return;
+	}
+	put_leaf(p, tmp, b);
+	if (fmt == 'a')
+		put_symbol(p->t, raw, b);
+}
+
+static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b)
+{
+	char *e = fault_text(err);
+	if (p->json) {
+		/* {"error": "Cannot access memory at address 0x10"} */
+		sg_out_object_begin(p->json, take_key(p));
+		size_t n = e ? strlen(e) : 0;
+		if (n > 9)
+			sg_out_string_len(p->json, "error", e + 8, n - 9);
+		else
+			sg_out_string(p->json, "error", "error");
+		sg_out_object_end(p->json);
+	} else {
+		lite_puts(b, e ? e : "<error>");
+	}
+	free(e);
+	sg_error_destroy(err);
+}
+
+/* A char array as a string with gdb's repeat blocks: runs longer than
+   REPEAT_THRESHOLD become 'c' <repeats N times>; one trailing NUL is the
+   terminator and is not shown.  */
+static void put_char_array(struct printer *p, const unsigned char *s, size_t n,
+			   struct sg_buf_lite *b)
+{
+	if (n && s[n - 1] == 0)
+		n--;
+	bool truncated = false;
+	if (n > p->limit) {
+		n = p->limit;
+		truncated = true;
+	}
+	if (p->json) {
+		sg_out_string_len(p->json, take_key(p), (const char *)s, n);
+		return;
+	}
+	if (n == 0) {
+		lite_puts(b, "\"\"");
+		return;
+	}
+	bool in_quote = false, first = true;
+	for (size_t i = 0; i < n;) {
+		size_t run = 1;
+		while (i + run < n && s[i + run] == s[i])
+			run++;
+		if (run > REPEAT_THRESHOLD) {
+			if (in_quote)
+				lite_puts(b, "\", ");
+			else if (!first)
+				lite_puts(b, ", ");
+			lite_putc(b, '\'');
+			if (s[i] == 0)
+				lite_puts(b, "\\000");
+			else
+				escape_byte(b, s[i], '\'');
+			char tmp[48];
+			snprintf(tmp, sizeof(tmp), "' <repeats %zu times>", run);
+			lite_puts(b, tmp);
+			in_quote = false;
+			i += run;
+		} else {
+			if (!in_quote) {
+				lite_puts(b, first ? "\"" : ", \"");
+				in_quote = true;
+			}
+			for (size_t k = 0; k < run; k++) {
+				if (s[i] == 0)
+					lite_puts(b, "\\000");
+				else
+					escape_byte(b, s[i], '"');
+			}
+			i += run;
+		}
+		first = false;
+	}
+	if (in_quote)
+		lite_putc(b, '"');
+	if (truncated)
+		lite_puts(b, "...");
+}
+
+static uint64_t array_count(Dwarf_Die *array)
+{
+	Dwarf_Die sub;
+	uint64_t total = 1;
+	bool any = false;
+	if (dwarf_child(array, &sub) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Word n = 0;
+		if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &n) == 0)
+			;
+		else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &n) == 0)
+			n++;
+		else
+			return 0;
+		/* Multi-dimensional arrays print as nested braces later; for
+		   now count the first dimension only.  */
+		total = n;
+		any = true;
+		break;
+	} while (dwarf_siblingof(&sub, &sub) == 0);
+	return any ? total : 0;
+}
+
+/* Where member or base class M starts in an object at ADDRESS: its
+   constant offset or, for a virtual base, the offset the object's vtable
+   gives (a DWARF expression over the object's address).  */
+bool member_offset(struct sg_target *t, Dwarf_Die *m, uint64_t address, uint64_t *ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word off;
+	*ret = 0;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a))
+		return true;
+	if (dwarf_formudata(&a, &off) == 0) {
+		*ret = off;
+		return true;
+	}
+	Dwarf_Op *ops;
+	size_t nops;
+	struct sg_dwarf_expr_ctx ctx = { .target = t };
+	struct sg_dwarf_result r;
+	if (!address || dwarf_getlocation(&a, &ops, &nops) != 0)
+		return false;
+	struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &ctx, &address, &r);
+	if (err || r.kind != SG_DWARF_ADDRESS) {
+		sg_error_destroy(err);
+		return false;
+	}
+	*ret = r.value - address;
+	return true;
+}
+
+static bool is_virtual_base(Dwarf_Die *m)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0;
+	return dwarf_attr(m, DW_AT_virtuality, &a) && dwarf_formudata(&a, &v) == 0 &&
+	       v != DW_VIRTUALITY_none;
+}
+
+static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			  struct sg_buf_lite *b)
+{
+	Dwarf_Die full;
+	sg_type_complete(p->t, type, &full);
+	/* A new object (not a base of the one being printed) has its own
+	   virtual bases.  */
+	/* An anonymous member's fields, in JSON, go into the enclosing object. */
+	bool merged = p->merge;
+	p->merge = false;
+	bool own = !p->as_base;
+	const void *saved[sizeof(p->vbases) / sizeof(p->vbases[0])];
+	unsigned nsaved = p->nvbases;
+	if (own) {
+		memcpy(saved, p->vbases, sizeof(saved));
+		p->nvbases = 0;
+	}
+	p->as_base = false;
+	struct nest n = { .kind = NEST_STRUCT, .first = true };
+	if (!merged)
+		nest_open(p, &n, NEST_STRUCT, b);
+	char *type_name = qualified_name(&full);
+	n.name = type_name;
+	Dwarf_Die m;
+	if (dwarf_child(&full, &m) == 0) {
+		do {
+			int mtag = dwarf_tag(&m);
+			Dwarf_Attribute a;
+			if (mtag == DW_TAG_inheritance) {
+				/* A base class: <ns::Base> = {...}, at its offset.  */
+				Dwarf_Die bt;
+				uint64_t off = 0;
+				if (!die_type(&m, &bt))
+					continue;
+				n.has_bases = true;
+				if (is_virtual_base(&m)) {
+					/* gdb prints a virtual base once per object, where
+					   the walk first meets it.  */
+					const void *key = bt.addr;
+					bool seen = false;
+					for (unsigned k = 0; k < p->nvbases && !seen; k++)
+						seen = p->vbases[k] == key;
+					if (seen)
+						continue;
+					if (p->nvbases < sizeof(p->vbases) / sizeof(p->vbases[0]))
+						p->vbases[p->nvbases++] = key;
+				}
+				bool located = member_offset(p->t, &m, v->lvalue ? v->address : 0, &off);
+				char *bn = qualified_name(&bt), *label;
+				if (asprintf(&label, "<%s>", bn ? bn : "?") < 0)
+					label = NULL;
+				nest_base(p, &n, label ? label : "<?>", b);
+				free(bn);
+				struct val bv = { .type = bt, .lvalue = v->lvalue, .address = v->address + off };
+				if (!v->lvalue)
+					bv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+				p->as_base = true;
+				if (located)
+					put_value(p, &bv, false, depth + 1, b);
+				else
+					put_special(p, "error", "<error: cannot locate the virtual base>", b);
+				p->as_base = false;
+				nest_base_end(p, &n, b);
+				free(label);
+				continue;
+			}
+			bool is_static = mtag == DW_TAG_variable ||
+					 (mtag == DW_TAG_member && dwarf_attr(&m, DW_AT_external, &a) &&
+					  dwarf_attr(&m, DW_AT_declaration, &a));
+			if (is_static) {
+				/* A static member lives where its symbol is.  */
+				const char *name = dwarf_diename(&m);
+				Dwarf_Die mt;
+				char *q = qualified_name(&m);
+				struct sg_symbol sym;
+				struct sg_error *err = q ? sg_lookup_symbol(p->t, q, &sym) : &sg_not_found;
+				free(q);
+				if (!name || !die_type(&m, &mt)) {
+					sg_error_destroy(err);
+					continue;
+				}
+				char *label;
+				if (asprintf(&label, "static %s", name) < 0)
+					label = NULL;
+				/* JSON keys have no "static": C++ forbids a member
+				   of the same name.  */
+				nest_item(p, &n, p->json ? name : label ? label : name, b);
+				free(label);
+				struct val cv = { .type = mt };
+				Dwarf_Attribute ca;
+				if (err && dwarf_attr_integrate(&m, DW_AT_const_value, &ca) &&
+				    !const_value(&m, &ca, &cv)) {
+					/* A constant the compiler kept only in DWARF
+					   (static constexpr members).  */
+					sg_error_destroy(err);
+					put_value(p, &cv, false, depth + 1, b);
+				} else if (err) {
+					sg_error_destroy(err);
+					if (p->json)
+						sg_out_null(p->json, take_key(p));
+					else
+						lite_puts(b, "<optimized out>");
+				} else {
+					struct val sv = { .type = mt, .lvalue = true, .address = sym.address };
+					put_value(p, &sv, false, depth + 1, b);
+				}
+				continue;
+			}
+			if (mtag != DW_TAG_member)
+				continue;
+			const char *name = dwarf_diename(&m);
+			Dwarf_Die mt;
+			if (!die_type(&m, &mt))
+				continue;
+			Dwarf_Word off = 0;
+			uint64_t bit_off = 0, bit_size = 0;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
+				dwarf_formudata(&a, &off);
+			bool bitfield = dwarf_attr(&m, DW_AT_bit_size, &a) != NULL;
+			/* gdb writes an anonymous struct or union bare: {a = 1, {x = 2}};
+			   JSON puts its members among the others, as C names them.  */
+			Dwarf_Die mst;
+			strip(&mt, &mst);
+			int mst_tag = dwarf_tag(&mst);
+			bool merge = !name && p->json && !bitfield &&
+				     (mst_tag == DW_TAG_structure_type || mst_tag == DW_TAG_union_type ||
+				      mst_tag == DW_TAG_class_type);
+			if (merge)
+				p->merge = true;
+			else
+				nest_item(p, &n, name ? name : p->json ? "<anonymous>" : NULL, b);
+			if (bitfield && !sg_member_bit_field(&m, &bit_off, &bit_size)) {
+				put_special(p, "error", "<error: not a valid bit field>", b);
+				continue;
+			}
+			if (bitfield) {
+				/* Up to 64 bits from any bit of a byte: 9 bytes.  */
+				unsigned char raw[16] = { 0 };
+				size_t byte = bit_off / 8, shift = bit_off % 8;
+				size_t nbytes = (shift + bit_size + 7) / 8;
+				struct val w = { .type = mt, .lvalue = v->lvalue, .address = v->address + byte };
+				if (!v->lvalue)
+					w.bits = byte < 8 ? v->bits >> (8 * byte) : 0;
+				struct sg_error *err = read_value(p->t, &w, raw, nbytes);
+				if (err) {
+					put_error(p, err, b);
+					continue;
+				}
+				unsigned __int128 word;
+				memcpy(&word, raw, sizeof(word));
+				uint64_t val = (uint64_t)(word >> shift) &
+					       (bit_size >= 64 ? UINT64_MAX : (UINT64_C(1) << bit_size) - 1);
+				Dwarf_Die st;
+				strip(&mt, &st);
+				Dwarf_Word enc = 0;
+				if (dwarf_attr(&st, DW_AT_encoding, &a))
+					dwarf_formudata(&a, &enc);
+				bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+				if (is_signed && bit_size < 64 && ((val >> (bit_size - 1)) & 1))
+					val |= ~((UINT64_C(1) << bit_size) - 1);
+				/* Formats see the member's type: its size for /z,
+				   a float of its size for /f.  */
+				uint64_t tsize = type_size(&mt);
+				if (p->fmt == 'f' && (tsize == 4 || tsize == 8))
+					put_float(p, (unsigned char *)&val, tsize, b);
+				else if (enc == DW_ATE_boolean && !p->fmt)
+					put_leaf(p, val ? "true" : "false", b);
+				else
+					put_int(p, val, tsize && tsize < 8 ? tsize : 8, is_signed,
+						tsize == 1 && (enc == DW_ATE_signed_char ||
+							       enc == DW_ATE_unsigned_char), b);
+				continue;
+			}
+			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
+			if (!v->lvalue)
+				mv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+			p->vptr = name && !strncmp(name, "_vptr.", 6);
+			put_value(p, &mv, false, depth + 1, b);
+			p->vptr = false;
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	if (!merged)
+		nest_close(p, &n, b);
+	free(type_name);
+	if (own) {
+		memcpy(p->vbases, saved, sizeof(saved));
+		p->nvbases = nsaved;
+	}
+}
+
+static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
+			 int depth, struct sg_buf_lite *b);
+
+static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+		      struct sg_buf_lite *b)
+{
+	Dwarf_Die elem;
+	if (!die_type(type, &elem) || !v->lvalue) {
+		put_special(p, "error", "<error: array without element type>", b);
+		return;
+	}
+	put_elements(p, &elem, v, array_count(type), depth, b);
+}
+
+/* N elements of type ELEM from V's address: an array, or print's *p@N. */
+static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct val *v, uint64_t n,
+			 int depth, struct sg_buf_lite *b)
+{
+	Dwarf_Die elem = *elem_type;
+	uint64_t esize = type_size(&elem);
+	if (is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
+		size_t want = n < p->limit + 1 ? n : p->limit + 1;
+		unsigned char *buf = malloc(want ? want : 1);
+		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
+		if (err)
+			put_error(p, err, b);
+		else
+			put_char_array(p, buf, want, b);
+		free(buf);
+		return;
+	}
+	struct nest nest;
+	nest_open(p, &nest, NEST_ARRAY, b);
+	size_t shown = 0;
+	for (uint64_t i = 0; i < n;) {
+		if (shown >= p->limit) {
+			put_note(p, "...", b);
+			break;
+		}
+		/* Count identical elements, comparing their bytes.  */
+		uint64_t run = 1;
+		unsigned char a[64], c[64];
+		bool small = esize && esize <= sizeof(a) &&
+			     !sg_target_read(p->t, v->address + i * esize, a, esize);
+		/* JSON has no repeat blocks.  */
+		while (small && !p->json && i + run < n &&
+		       !sg_target_read(p->t, v->address + (i + run) * esize, c, esize) &&
+		       !memcmp(a, c, esize))
+			run++;
+		nest_item(p, &nest, NULL, b);
+		struct val ev = { .type = elem, .lvalue = true, .address = v->address + i * esize };
+		put_value(p, &ev, false, depth + 1, b);
+		if (run > REPEAT_THRESHOLD) {
+			char tmp[48];
+			snprintf(tmp, sizeof(tmp), " <repeats %" PRIu64 " times>", run);
+			put_note(p, tmp, b);
+			i += run;
+			shown += REPEAT_THRESHOLD;
+		} else {
+			i++;
+			shown++;
+		}
+	}
+	nest_close(p, &nest, b);
+}
+
+/* ---- typed readers ---- */
+
+struct child_print {
+	struct printer *p;
+	int depth;
+	struct sg_buf_lite *b;
+	struct nest nest;
+	size_t n;
+	bool named;
+	bool map;
+};
+
+/* gdb's "..." after a reader's last child shown: on its own line in
+   pretty mode.  */
+static void put_more(struct printer *p, struct sg_buf_lite *b)
+{
+	if (p->json)
+		return;
+	if (p->pretty) {
+		lite_putc(b, '\n');
+		put_indent(p, b);
+	}
+	lite_puts(b, "...");
+}
+
+static int print_child(const char *name, struct sg_value *child, void *arg)
+{
+	struct child_print *c = arg;
+	if (c->n == c->p->limit) {
+		/* One past the limit: there is more.  gdb counts a map's keys
+		   and values each.  */
+		put_more(c->p, c->b);
+		return SG_CB_ABORT;
+	}
+	struct val cv = { .type = *sg_value_type(child), .lvalue = true, .address = sg_value_address(child) };
+	if (sg_value_is_synthetic(child, &cv.bits))
+		cv.lvalue = false;
+	if (c->map) {
+		/* Keys and values alternate: "[key] = value".  */
+		if (c->n++ % 2 == 0) {
+			nest_key(c->p, &c->nest, c->b);
+			put_value(c->p, &cv, false, c->depth + 1, c->b);
+			nest_value(c->p, c->b);
+		} else {
+			put_value(c->p, &cv, false, c->depth + 1, c->b);
+			nest_pair_end(c->p);
+		}
+		return SG_CB_OK;
+	}
+	c->n++;
+	/* No display hint: gdb prints "name = value".  */
+	nest_item(c->p, &c->nest, c->named ? name : NULL, c->b);
+	put_value(c->p, &cv, false, c->depth + 1, c->b);
+	return SG_CB_OK;
+}
+
+/* A reader's string summary ("\"abc\"..."): its bytes, for JSON.  Not
+   quoted: the summary as it is.  */
+static void put_summary_string(struct printer *p, const char *summary)
+{
+	const char *q = summary;
+	if (*q != '"') {
+		sg_out_string(p->json, take_key(p), summary);
+		return;
+	}
+	struct sg_buf_lite b = { 0 };
+	for (q++; *q && *q != '"'; q++) {
+		if (*q != '\\' || !q[1]) {
+			lite_putc(&b, *q);
+			continue;
+		}
+		static const char from[] = "abfnrtve\\\"'", to[] = "\a\b\f\n\r\t\v\033\\\"'";
+		const char *f = strchr(from, *++q);
+		if (f) {
+			lite_putc(&b, to[f - from]);
+		} else if (*q >= '0' && *q <= '7') {
+			unsigned v = 0;
+			for (int i = 0; i < 3 && *q >= '0' && *q <= '7'; i++)
+				v = v * 8 + (unsigned)(*q++ - '0');
+			q--;
+			lite_putc(&b, (char)v);
+		} else {
+			lite_putc(&b, *q);
+		}
+	}
+	sg_out_string_len(p->json, take_key(p), b.s ? b.s : "", b.len);
+	free(b.s);
+}
+
+/* JSON: a string reader's bytes, or else its summary decoded.  */
+static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops, void *arg,
+			      const struct sg_value *value, const char *summary)
+{
+	char *bytes;
+	size_t len;
+	if (ops->bytes && ops->hint == SG_HINT_STRING) {
+		struct sg_error *err = ops->bytes(p->sh->session, value, p->limit, &bytes, &len, arg);
+		if (err) {
+			put_error(p, err, NULL);
+			return;
+		}
+		sg_out_string_len(p->json, take_key(p), bytes, len);
+		free(bytes);
+		return;
+	}
+	put_summary_string(p, summary ? summary : "");
+}
+
+/* VALUE as its reader ENTRY gives it.  */
+static void put_reader_value(struct printer *p, const struct sg_registry_entry *entry,
+			     struct sg_value *value, int depth, struct sg_buf_lite *b)
+{
+	const struct sg_reader_ops *ops = entry->ops;
+	char *summary = NULL;
+	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, entry->arg)
+					    : NULL;
+	if (err) {
+		put_error(p, err, b);
+		return;
+	}
+	bool kids = ops->children && ops->hint != SG_HINT_STRING;
+	size_t summary_len = summary ? strlen(summary) : 0;
+	if (summary && !p->json)
+		lite_puts(b, summary);
+	else if (p->json && !kids)
+		put_reader_string(p, ops, entry->arg, value, summary);
+	free(summary);
+	if (kids) {
+		/* Text: the children go after " = " only when there are some,
+		   so they are written aside first.  JSON: always a container. */
+		struct sg_buf_lite kb = { 0 };
+		struct child_print c = { p, depth, &kb, { 0 }, 0, ops->hint == SG_HINT_NONE,
+					 ops->hint == SG_HINT_MAP };
+		nest_open(p, &c.nest, ops->hint == SG_HINT_NONE ? NEST_STRUCT
+				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
+		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
+		if (c.map && c.n % 2 && p->json) {
+			/* A key without its value (print elements, an error).  */
+			sg_out_null(p->json, "value");
+			nest_pair_end(p);
+		}
+		if (err && p->json) {
+			/* A member "<error>" of an object, an element
+			   {"error": ...} of an array.  */
+			p->key = c.nest.kind == NEST_STRUCT ? "<error>" : NULL;
+			put_error(p, err, &kb);
+			err = NULL;
+		}
+		nest_close(p, &c.nest, &kb);
+		/* Without a summary gdb prints the children alone.  */
+		const char *eq = summary_len ? " = " : "";
+		if (err) {
+			lite_puts(b, eq);
+			put_error(p, err, b);
+		} else if ((c.n || !summary_len) && !p->json) {
+			lite_puts(b, eq);
+			lite_puts(b, kb.s);
+		}
+		free(kb.s);
+	}
+}
+
+/* Print V with the typed reader registered for its type, if any, as gdb's
+   pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
+   In JSON a reader's value is its children: an array, an array of
+   {key, value} for a map, an object of named children; a string, or a
+   reader without children, is its summary.  */
+static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			    struct sg_buf_lite *b)
+{
+	size_t nslots = sizeof(p->readers) / sizeof(p->readers[0]);
+	const struct sg_registry_entry *entry = NULL;
+	bool cached = false;
+	for (size_t i = 0; i < nslots && i < p->nreaders && !cached; i++) {
+		cached = p->readers[i].die == type->addr;
+		entry = p->readers[i].entry;
+	}
+	if (cached && !entry)
+		return false;
+	struct sg_value *value;
+	if (sg_value_at(p->t, &v->type, v->address, &value))
+		return false;
+	if (!cached) {
+		entry = sg_reader_lookup(p->sh->session, value);
+		p->readers[p->nreaders++ % nslots].die = type->addr;
+		p->readers[(p->nreaders - 1) % nslots].entry = entry;
+	}
+	if (!entry) {
+		sg_value_destroy(value);
+		return false;
+	}
+	/* Readers nest through print_child: count them, so that a value
+	   that contains itself ends in an error, not a stack overflow.  */
+	struct sg_error *err = sg_reader_enter(p->sh->session);
+	if (err) {
+		put_error(p, err, b);
+	} else {
+		put_reader_value(p, entry, value, depth, b);
+		sg_reader_leave(p->sh->session);
+	}
+	sg_value_destroy(value);
+	return true;
+}
+
+/* JSON: a char pointer is its string (null when NULL), others are their
+   address as "0x..." strings.  */
+static void put_pointer_json(struct printer *p, uint64_t ptr, bool chars)
+{
+	if (!chars) {
+		sg_out_hex(p->json, take_key(p), ptr);
+		return;
+	}
+	if (!ptr) {
+		sg_out_null(p->json, take_key(p));
+		return;
+	}
+	char *str;
+	bool truncated;
+	struct sg_error *err = sg_target_read_string(p->t, ptr, p->limit, &str, &truncated);
+	if (err) {
+		put_error(p, err, NULL);
+		return;
+	}
+	sg_out_string(p->json, take_key(p), str);
+	free(str);
+}
+
+/* A float of SIZE bytes as gdb prints it: %g with the type's digits,
+   "nan(0xMANTISSA)" and "inf" with their signs.  JSON: a number, or the
+   text for the values JSON has no number for.  */
+static void put_float(struct printer *p, const unsigned char *raw, size_t size,
+		      struct sg_buf_lite *b)
+{
+	char tmp[64];
+	long double x;
+	int mant_bits;
+	uint64_t bits = 0;
+	memcpy(&bits, raw, size < 8 ? size : 8);
+	if (size == 4) {
+		float f;
+		memcpy(&f, raw, 4);
+		x = f;
+		mant_bits = 23;
+		snprintf(tmp, sizeof(tmp), "%.9g", f);
+	} else if (size == 8) {
+		double d;
+		memcpy(&d, raw, 8);
+		x = d;
+		mant_bits = 52;
+		snprintf(tmp, sizeof(tmp), "%.17g", d);
+	} else {
+		long double ld = 0;
+		memcpy(&ld, raw, sizeof(ld) < size ? sizeof(ld) : size);
+		x = ld;
+		mant_bits = 62;	/* x87: below the explicit integer bit */
+		snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
+	}
+	bool finite = isfinite(x);
+	if (isnan(x))
+		snprintf(tmp, sizeof(tmp), "%snan(0x%" PRIx64 ")", signbit(x) ? "-" : "",
+			 bits & ((UINT64_C(1) << mant_bits) - 1));
+	if (p->json && finite) {
+		sg_out_double(p->json, take_key(p), (double)x);
+		return;
+	}
+	put_leaf(p, tmp, b);
+}
+
+/* A C++ reference as gdb prints it: "(int &) @0x...: 5" by itself,
+   "@0x..." inside an object; JSON gets the referred value.  */
+static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *v, bool top,
+			  int depth, struct sg_buf_lite *b)
+{
+	uint64_t addr = 0;
+	struct sg_error *err = read_value(p->t, v, &addr, 8);
+	if (err) {
+		put_error(p, err, b);
+		return;
+	}
+	struct val target = { .lvalue = true, .address = addr };
+	bool typed = die_type(type, &target.type);
+	if (p->json) {
+		if (typed)
+			put_value(p, &target, false, depth + 1, b);
+		else
+			sg_out_hex(p->json, take_key(p), addr);
+		return;
+	}
+	char tmp[40];
+	if (top) {
+		char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+		lite_putc(b, '(');
+		lite_puts(b, ts ? ts : "?");
+		lite_puts(b, ") ");
+		free(ts);
+	}
+	snprintf(tmp, sizeof(tmp), "@0x%" PRIx64, addr);
+	lite_puts(b, tmp);
+	if (top && typed) {
+		lite_puts(b, ": ");
+		put_value(p, &target, false, depth + 1, b);
+	}
+}
+
+/* A pointer to member: to a method, "(TYPE) 0x... <Class::f()>" (a
+   { function, this-adjustment } pair); to data, the member's offset,
+   NULL for -1.  */
+static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct val *v,
+			       struct sg_buf_lite *b)
+{
+	Dwarf_Die target, st;
+	bool method = die_type(type, &target) && (sg_type_strip(&target, &st),
+						   dwarf_tag(&st) == DW_TAG_subroutine_type);
+	uint64_t raw = 0;
+	struct sg_error *err = read_value(p->t, v, &raw, 8);
+	if (err) {
+		put_error(p, err, b);
+		return;
+	}
+	char tmp[48];
+	if (!method) {
+		if (raw == UINT64_MAX)
+			put_leaf(p, "NULL", b);
+		else
+			put_int(p, raw, 8, true, false, b);
+		return;
+	}
+	if (p->json) {
+		sg_out_hex(p->json, take_key(p), raw);
+		return;
+	}
+	char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+	snprintf(tmp, sizeof(tmp), ") 0x%" PRIx64, raw);
+	lite_putc(b, '(');
+	lite_puts(b, ts ? ts : "?");
+	lite_puts(b, tmp);
+	free(ts);
+	put_symbol(p->t, raw, b);
+}
+
+/* The enumerator of ENUM_TYPE whose value is RAW, new string, or NULL.
+   C++ QUALIFIED names it in its scope: the enum's for an enum class, else
+   the enclosing one's, as gdb does.  */
+static char *enumerator_name(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, bool qualified)
+{
+	Dwarf_Die full, e;
+	Dwarf_Attribute a;
+	sg_type_complete(t, enum_type, &full);
+	if (dwarf_child(&full, &e) != 0)
+		return NULL;
+	do {
+		Dwarf_Sword ev;
+		if (dwarf_tag(&e) != DW_TAG_enumerator || !dwarf_attr(&e, DW_AT_const_value, &a) ||
+		    dwarf_formsdata(&a, &ev) != 0 || (uint64_t)ev != raw)
+			continue;
+		const char *en = dwarf_diename(&e);
+		char *q = qualified && is_cplus(&full) ? qualified_name(&full) : NULL, *ret;
+		bool scoped = dwarf_attr(&full, DW_AT_enum_class, &a) != NULL;
+		if (q && !scoped) {
+			char *cut = strrchr(q, ':');
+			if (cut)
+				cut[1] = '\0';
+			else
+				q[0] = '\0';
+		}
+		if (asprintf(&ret, "%s%s%s", q ? q : "", q && scoped ? "::" : "", en ? en : "?") < 0)
+			ret = NULL;
+		free(q);
+		return ret;
+	} while (dwarf_siblingof(&e, &e) == 0);
+	return NULL;
+}
+
+static void put_value(struct printer *p, const struct val *v, bool top, int depth,
+		      struct sg_buf_lite *b)
+{
+	if (depth > MAX_VALUE_DEPTH || p->values >= MAX_VALUES) {
+		/* Nested too deep, or too many values in all: hostile DWARF
+		   (a struct holding arrays of itself) could ask for k^16.  */
+		if (p->json)
+			put_special(p, "error", depth > MAX_VALUE_DEPTH ? "<error: nested too deep>"
+								   : "<error: too many values>", b);
+		else
+			lite_puts(b, "...");
+		return;
+	}
+	p->values++;
+	Dwarf_Die t;
+	strip((Dwarf_Die *)&v->type, &t);
+	int tag = dwarf_tag(&t);
+	size_t size = type_size(&t);
+	Dwarf_Attribute a;
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (!p->raw && v->lvalue && put_with_reader(p, &t, v, depth, b))
+			return;
+		put_aggregate(p, &t, v, depth, b);
+		return;
+	case DW_TAG_array_type:
+		put_array(p, &t, v, depth, b);
+		return;
+	case DW_TAG_pointer_type: {
+		if (v->synthetic_ptr) {
+			put_special(p, "unavailable", "<synthetic pointer>", b);
+			return;
+		}
+		uint64_t ptr = 0;
+		struct sg_error *err = read_value(p->t, v, &ptr, 8);
+		if (err) {
+			put_error(p, err, b);
+			return;
+		}
+		Dwarf_Die target;
+		bool has_target = die_type(&t, &target);
+		bool chars = has_target && is_char_type(&target) && (!p->fmt || p->fmt == 's');
+		if (p->fmt == 'f') {
+			put_float(p, (unsigned char *)&ptr, 8, b);
+			return;
+		}
+		if (p->fmt && p->fmt != 's') {
+			/* print/x and the like: the address as a number; gdb
+			   still names a vtable pointer's target.  */
+			bool vptr = p->vptr && p->fmt != 'a';
+			put_int(p, ptr, 8, false, false, b);
+			if (vptr && !p->json)
+				put_symbol(p->t, ptr, b);
+			return;
+		}
+		if (p->json) {
+			/* A char pointer is its string; others their address.  */
+			put_pointer_json(p, ptr, chars);
+			return;
+		}
+		if (top && !chars) {
+			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+			lite_putc(b, '(');
+			lite_puts(b, ts);
+			lite_puts(b, ") ");
+			free(ts);
+		}
+		char tmp[32];
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, ptr);
+		lite_puts(b, tmp);
+		put_symbol(p->t, ptr, b);
+		if (chars && ptr)
+			put_string_at(p->t, ptr, p->limit, b);
+		return;
+	}
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		put_reference(p, &t, v, top, depth, b);
+		return;
+	case DW_TAG_ptr_to_member_type:
+		put_member_pointer(p, &t, v, b);
+		return;
+	case DW_TAG_enumeration_type: {
+		uint64_t raw = 0;
+		struct sg_error *err = read_value(p->t, v, &raw, size <= 8 ? size : 8);
+		if (err) {
+			put_error(p, err, b);
+			return;
+		}
+		char *name = p->fmt && p->fmt != 's' ? NULL : enumerator_name(p->t, &t, raw, !p->json);
+		if (p->fmt == 'f' && (size == 4 || size == 8)) {
+			put_float(p, (unsigned char *)&raw, size, b);
+			return;
+		}
+		if (name) {
+			put_leaf(p, name, b);
+			free(name);
+			return;
+		}
+		put_int(p, raw, size, false, false, b);
+		return;
+	}
+	case DW_TAG_base_type: {
+		Dwarf_Word enc = 0;
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		unsigned char raw[16] = { 0 };
+		struct sg_error *err = read_value(p->t, v, raw, size <= 16 ? size : 16);
+		if (err) {
+			put_error(p, err, b);
+			return;
+		}
+		if (enc == DW_ATE_float && (!p->fmt || p->fmt == 'f' || p->fmt == 's')) {
+			put_float(p, raw, size, b);
+			return;
+		}
+		if (enc == DW_ATE_float && (p->fmt == 'c' || p->fmt == 'a')) {
+			/* print/c and /a convert the value; the others show its
+			   bits.  */
+			float f;
+			double d = 0;
+			if (size == 4) {
+				memcpy(&f, raw, 4);
+				d = f;
+			} else if (size == 8) {
+				memcpy(&d, raw, 8);
+			}
+			put_int(p, (uint64_t)(int64_t)d, p->fmt == 'a' ? 8 : 4, true, false, b);
+			return;
+		}
+		if (enc == DW_ATE_boolean && (!p->fmt || p->fmt == 's')) {
+			if (p->json)
+				sg_out_bool(p->json, take_key(p), raw[0]);
+			else
+				lite_puts(b, raw[0] ? "true" : "false");
+			return;
+		}
+		if (p->fmt == 'f' && (size == 4 || size == 8)) {
+			/* print/f reads an integer's bits as a float of its size. */
+			put_float(p, raw, size, b);
+			return;
+		}
+		uint64_t u = 0;
+		memcpy(&u, raw, size < 8 ? size : 8);
+		bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		bool is_char = enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+		put_int(p, u, size, is_signed, is_char && size == 1, b);
+		return;
+	}
+	default: {
+		char *ts = type_string((Dwarf_Die *)&v->type, ""), *text;
+		if (asprintf(&text, "<unsupported type %s>", ts ? ts : "?") >= 0) {
+			put_special(p, "error", text, b);
+			free(text);
+		}
+		free(ts);
+	}
+	}
+}
+
+/* ---- whole values ---- */
+
+/* gdb spells types in the selected frame's language: C++ when the
+   frame's compilation unit is C++; C without a thread, frame or DWARF.  */
+bool frame_cplus(struct sg_session *s)
+{
+	struct sg_stack *st;
+	if (!sg_session_thread(s))
+		return false;
+	struct sg_error *err = sg_session_stack(s, &st);
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	return f && f->scopes && f->scope_fn >= 0 && f->scope_fn < f->nscopes &&
+	       is_cplus((Dwarf_Die *)&f->scopes[f->scope_fn]);
+}
+
+/* The declared type of X as text ("struct point *" for &g_pt).  */
+char *xval_type(struct xval *x, bool cplus)
+{
+	if (x->reg == REG_CODE)
+		return strdup("void (*)()");
+	if (x->type_name)
+		return strdup(x->type_name);
+	if (x->repeat) {
+		char *elem = type_string_lang(&x->v.type, "", cplus), *ret;
+		size_t n = elem ? strlen(elem) : 0;
+		if (asprintf(&ret, "%s%s[%" PRIu64 "]", elem ? elem : "?",
+			     n && elem[n - 1] == '*' ? "" : " ", x->repeat) < 0)
+			ret = NULL;
+		free(elem);
+		return ret;
+	}
+	char stars[MAX_TYPE_DEPTH + 1];
+	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
+	memset(stars, '*', n);
+	stars[n] = '\0';
+	return type_string_lang(x->void_base ? NULL : &x->v.type, stars, cplus);
+}
+
+/* A value that cannot be read at all is an error, as in gdb, not a
+   printed "<error: ...>".  */
+static struct sg_error *probe_value(struct sg_target *t, struct xval *x)
+{
+	Dwarf_Die st;
+	strip(&x->v.type, &st);
+	int tag = dwarf_tag(&st);
+	if (!x->v.lvalue || x->ptr_depth || tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	    tag == DW_TAG_array_type || tag == DW_TAG_class_type)
+		return NULL;
+	unsigned char probe;
+	struct sg_error *err = sg_target_read(t, x->v.address, &probe, 1);
+	if (err && sg_error_code(err) == SG_ERROR_FAULT) {
+		uint64_t bad = sg_error_address(err);
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+	}
+	return err;
+}
+
+static void printer_init(struct printer *p, struct shell *sh, struct sg_target *t, char fmt, bool raw)
+{
+	*p = (struct printer){ .sh = sh, .t = t, .fmt = fmt, .raw = raw };
+	p->limit = sg_setting_uint(sh->session, "print elements", 200);
+	if (p->limit == 0 || p->limit > 1000000)
+		p->limit = 1000000;
+	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
+	p->cplus = frame_cplus(sh->session);
+}
+
+/* TOP: a value printed by itself, whose pointers show their type, as in
+   print; info locals shows them bare.  */
+struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
+				     bool raw, bool top, char **ret)
+{
+	struct printer p;
+	printer_init(&p, sh, t, fmt, raw);
+	struct sg_buf_lite b = { 0 };
+	if (x->ptr_depth && fmt && fmt != 's' && fmt != 'a') {
+		if (fmt == 'f')
+			put_float(&p, (unsigned char *)&x->v.bits, 8, &b);
+		else
+			put_int(&p, x->v.bits, 8, false, false, &b);
+		*ret = b.s;
+		return NULL;
+	}
+	if (x->ptr_depth) {
+		char tmp[40];
+		if (!fmt || fmt == 's') {
+			char *ts = xval_type(x, p.cplus);
+			lite_putc(&b, '(');
+			lite_puts(&b, ts);
+			lite_puts(&b, ") ");
+			free(ts);
+		}
+		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
+		lite_puts(&b, tmp);
+		if (!fmt || fmt == 'a' || fmt == 's')
+			put_symbol(t, x->v.bits, &b);
+		*ret = b.s;
+		return NULL;
+	}
+	if (x->reg == REG_EFLAGS && (!fmt || fmt == 's')) {
+		char flags[128];
+		shell_eflags_text(x->v.bits, flags, sizeof(flags));
+		*ret = strdup(flags);
+		return *ret ? NULL : &sg_enomem;
+	}
+	struct sg_error *err = probe_value(t, x);
+	if (err)
+		return err;
+	if (x->repeat)
+		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &b);
+	else
+		put_value(&p, &x->v, top, 0, &b);
+	*ret = b.s ? b.s : strdup("");
+	return NULL;
+}
+
+/* X as the JSON member KEY of OUT: structs are objects, arrays and
+   sequences arrays, maps arrays of {"key","value"}, strings strings.  */
+void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
+		       struct sg_out *out, const char *key)
+{
+	struct printer p;
+	printer_init(&p, sh, t, fmt, raw);
+	p.json = out;
+	p.key = key;
+	if (x->ptr_depth) {
+		sg_out_hex(out, key, x->v.bits);
+		return;
+	}
+	struct sg_buf_lite scratch = { 0 };	/* text that JSON leaves out */
+	if (x->repeat)
+		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &scratch);
+	else
+		put_value(&p, &x->v, true, 0, &scratch);
+	free(scratch.s);
+}
