@@ -294,6 +294,11 @@ struct sg_session {
 	struct sg_stack *stack;		/* the selected thread's, once unwound */
 	size_t frame;			/* the selected frame */
 
+	/* Names the next attach looks up before it stops the target
+	   (sg_session_hint_name).  */
+	struct sg_name_hint { char *name; unsigned kinds; } *hints;
+	size_t nhints, hints_cap;
+
 	struct sg_plugin *plugins;	/* in load order */
 	struct sg_plugin *loading;	/* the plugin whose init is running */
 };

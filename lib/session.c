@@ -40,6 +40,15 @@ static void drop_target(struct sg_session *s)
 	s->thread = 0;
 }
 
+static void drop_hints(struct sg_session *s)
+{
+	for (size_t i = 0; i < s->nhints; i++)
+		free(s->hints[i].name);
+	free(s->hints);
+	s->hints = NULL;
+	s->nhints = s->hints_cap = 0;
+}
+
 void sg_session_destroy(struct sg_session *s)
 {
 	if (!s)
@@ -49,7 +58,28 @@ void sg_session_destroy(struct sg_session *s)
 	sg_commands_deinit(s);
 	sg_settings_deinit(s);
 	sg_registry_deinit(s);
+	drop_hints(s);
 	free(s);
+}
+
+
+#define MAX_HINTS 256
+
+struct sg_error *sg_session_hint_name(struct sg_session *s, const char *name, unsigned kinds)
+{
+	if (s->nhints >= MAX_HINTS)
+		return NULL;	/* hints only save time; enough of them */
+	char *copy = strdup(name);
+	struct sg_name_hint *h = copy ? sg_array_push(&s->hints, &s->nhints, &s->hints_cap,
+						      sizeof(*h))
+				      : NULL;
+	if (!h) {
+		free(copy);
+		return &sg_enomem;
+	}
+	h->name = copy;
+	h->kinds = kinds;
+	return NULL;
 }
 
 struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
@@ -57,7 +87,9 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	if (s->target && s->target->pid == pid && !s->target->gone)
 		return sg_error_format(SG_ERROR_TARGET, "already attached to process %d", pid);
 	drop_target(s);
-	return sg_ptrace_attach(pid, sg_session_prewarm, s, &s->target);
+	struct sg_error *err = sg_ptrace_attach(pid, sg_session_prewarm, s, &s->target);
+	drop_hints(s);
+	return err;
 }
 
 struct sg_error *sg_session_detach(struct sg_session *s)

@@ -246,9 +246,10 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 	return stack_build(s, t, thread, sg_thread_regs(thread), only, limit, flags, ret);
 }
 
-/* Before the stop: unwind each thread that sits in a system call from the
-   pc and stack pointer /proc/PID/task/TID/syscall shows, without stopping
-   it.  The stack may change under us, so the result is thrown away; what
+/* Before the stop: look up the names commands will need
+   (sg_session_hint_name), and unwind each thread that sits in a system
+   call from the pc and stack pointer /proc/PID/task/TID/syscall shows,
+   without stopping it.  The stack may change under us, so the result is thrown away; what
    stays are the caches keyed by pc (CFI rows, frame descriptions,
    tail-call paths), which the real unwind after the stop then finds warm.
    The target's page cache is dropped after the stop.  */
@@ -257,6 +258,16 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 void sg_session_prewarm(struct sg_target *t, void *arg)
 {
 	struct sg_session *s = arg;
+	/* The names commands will look up, as a variable and as a type:
+	   the lookups' caches keep both answers, found or not.  */
+	for (size_t i = 0; i < s->nhints; i++) {
+		Dwarf_Die die;
+		uint64_t addr;
+		if (s->hints[i].kinds & SG_NAME_VARIABLE)
+			sg_error_destroy(sg_lookup_variable(t, s->hints[i].name, &die, &addr));
+		if (s->hints[i].kinds & SG_NAME_TYPE)
+			sg_error_destroy(sg_lookup_type(t, s->hints[i].name, &die));
+	}
 	if (!s->nhandlers[SG_REGISTRY_UNWINDER])
 		return;
 	char path[64];

@@ -5,6 +5,7 @@
 #include <config.h>
 #include "shell.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -91,6 +92,65 @@ struct action {
 	enum action_kind kind;
 	const char *text;
 };
+
+/* The names the -ex commands will look up (print g_map, ptype struct X),
+   given to the session so that the attach finds them in the DWARF before
+   it stops the target.  A guess: a name that turns out to be a local or a
+   member costs a lookup before the stop, never a wrong answer.  */
+static bool data_command(const char *w, size_t n, bool *type_arg)
+{
+	static const char *const cmds[] = { "p", "print", "inspect", "output", "ptype", "whatis" };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strlen(cmds[i]) == n && !strncmp(w, cmds[i], n)) {
+			*type_arg = i >= 4;
+			return true;
+		}
+	return false;
+}
+
+static void hint_names(struct sg_session *session, const struct action *actions, size_t n)
+{
+	static const char *const keywords[] = { "sizeof", "struct", "union", "enum", "class",
+						"unsigned", "signed", "const", "volatile" };
+	for (size_t i = 0; i < n; i++) {
+		const char *p = actions[i].text;
+		bool type_arg;
+		if (actions[i].kind != ACTION_COMMAND)
+			continue;
+		p += strspn(p, " \t");
+		size_t wlen = strcspn(p, " \t/");
+		if (!data_command(p, wlen, &type_arg))
+			continue;
+		p += wlen;
+		if (*p == '/')
+			p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+		/* ptype and whatis take a type or an expression: "struct passwd". */
+		unsigned kinds = SG_NAME_VARIABLE | (type_arg ? SG_NAME_TYPE : 0);
+		if (type_arg && *p)
+			sg_error_destroy(sg_session_hint_name(session, p, kinds));
+		for (const char *q = p; *q;) {
+			if (!(isalpha((unsigned char)*q) || *q == '_')) {
+				q++;
+				continue;
+			}
+			const char *start = q;
+			while (isalnum((unsigned char)*q) || *q == '_' || (q[0] == ':' && q[1] == ':' && q++))
+				q++;
+			size_t len = (size_t)(q - start);
+			bool member = start > p && (start[-1] == '.' || start[-1] == '$' ||
+						    (start[-1] == '>' && start - 1 > p && start[-2] == '-'));
+			bool keyword = false;
+			for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+				keyword |= strlen(keywords[k]) == len && !strncmp(start, keywords[k], len);
+			char *name = member || keyword ? NULL : strndup(start, len);
+			/* Hints only save time: a failure costs nothing else.  */
+			if (name)
+				sg_error_destroy(sg_session_hint_name(session, name, kinds));
+			free(name);
+		}
+	}
+}
 
 static void report_plugin_error(const struct sg_error *err, void *arg)
 {
@@ -267,6 +327,7 @@ int main(int argc, char **argv)
 		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
 
 	if (pid) {
+		hint_names(sh.session, actions, nactions);
 		t0 = now_ns();
 		err = sg_session_attach(sh.session, pid);
 		attach_ns = now_ns() - t0;

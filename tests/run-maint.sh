@@ -90,4 +90,21 @@ else
 	skip "gdb not installed"
 fi
 like "$ERR" 'nosuch' "a member that does not exist is an error"
+
+# Names in -ex commands are looked up before the target is stopped: after
+# the attach, the lookup reads no more DWARF (and the pause stays short).
+# Attaching with the attach command gives no hints: the lookup reads then.
+units() { printf '%s\n' "$OUT" | sed -n "${1}p" | jq -r '.index_units'; }
+if command -v jq >/dev/null; then
+	sg --json -p "$FIXTURE_PID" -ex 'maintenance info target-stats' \
+		-ex 'ptype struct sg_no_such_type' -ex 'maintenance info target-stats'
+	is "$(units 1)" "$(units 3)" "a hinted name costs no DWARF reading after the stop"
+	sg --json -ex "attach $FIXTURE_PID" -ex 'maintenance info target-stats' \
+		-ex 'ptype struct sg_no_such_type' -ex 'maintenance info target-stats'
+	ok $(($(units 4) > $(units 2) ? 0 : 1)) "without hints the lookup reads DWARF while stopped ($(units 2) -> $(units 4) units)"
+else
+	skip "jq not installed"
+	skip "jq not installed"
+fi
+check_running "$FIXTURE_PID" "target runs"
 done_testing

@@ -21,6 +21,13 @@ SG_PUBLIC void sg_session_destroy(struct sg_session *session);
    target.  Errors name the cause: no such process, permission denied
    (ptrace_scope / CAP_SYS_PTRACE), already traced by another process.  */
 SG_PUBLIC struct sg_error *sg_session_attach(struct sg_session *session, pid_t pid);
+/* A name that commands will look up, as a variable and/or a type
+   ("g_map", "struct passwd"): the next attach finds it in the DWARF before
+   it stops the target, so that the lookup does not lengthen the pause.
+   Copied; the attach forgets the hints.  */
+enum sg_name_kind { SG_NAME_VARIABLE = 1 << 0, SG_NAME_TYPE = 1 << 1 };
+SG_PUBLIC struct sg_error *sg_session_hint_name(struct sg_session *session, const char *name,
+						unsigned kinds);
 /* Detach from the current target and let it run.  Returns an error if there
    is no target.  */
 SG_PUBLIC struct sg_error *sg_session_detach(struct sg_session *session);
