@@ -108,47 +108,65 @@ static bool data_command(const char *w, size_t n, bool *type_arg)
 	return false;
 }
 
-static void hint_names(struct sg_session *session, const struct action *actions, size_t n)
+static void hint_line(struct sg_session *session, const char *line)
 {
 	static const char *const keywords[] = { "sizeof", "struct", "union", "enum", "class",
 						"unsigned", "signed", "const", "volatile" };
-	for (size_t i = 0; i < n; i++) {
-		const char *p = actions[i].text;
-		bool type_arg;
-		if (actions[i].kind != ACTION_COMMAND)
+	const char *p = line + strspn(line, " \t");
+	bool type_arg;
+	size_t wlen = strcspn(p, " \t/");
+	if (!data_command(p, wlen, &type_arg))
+		return;
+	p += wlen;
+	if (*p == '/')
+		p += strcspn(p, " \t");
+	p += strspn(p, " \t");
+	/* ptype and whatis take a type or an expression: "struct passwd". */
+	unsigned kinds = SG_NAME_VARIABLE | (type_arg ? SG_NAME_TYPE : 0);
+	if (type_arg && *p)
+		sg_error_destroy(sg_session_hint_name(session, p, kinds));
+	for (const char *q = p; *q;) {
+		if (!(isalpha((unsigned char)*q) || *q == '_')) {
+			q++;
 			continue;
-		p += strspn(p, " \t");
-		size_t wlen = strcspn(p, " \t/");
-		if (!data_command(p, wlen, &type_arg))
-			continue;
-		p += wlen;
-		if (*p == '/')
-			p += strcspn(p, " \t");
-		p += strspn(p, " \t");
-		/* ptype and whatis take a type or an expression: "struct passwd". */
-		unsigned kinds = SG_NAME_VARIABLE | (type_arg ? SG_NAME_TYPE : 0);
-		if (type_arg && *p)
-			sg_error_destroy(sg_session_hint_name(session, p, kinds));
-		for (const char *q = p; *q;) {
-			if (!(isalpha((unsigned char)*q) || *q == '_')) {
-				q++;
-				continue;
-			}
-			const char *start = q;
-			while (isalnum((unsigned char)*q) || *q == '_' || (q[0] == ':' && q[1] == ':' && q++))
-				q++;
-			size_t len = (size_t)(q - start);
-			bool member = start > p && (start[-1] == '.' || start[-1] == '$' ||
-						    (start[-1] == '>' && start - 1 > p && start[-2] == '-'));
-			bool keyword = false;
-			for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
-				keyword |= strlen(keywords[k]) == len && !strncmp(start, keywords[k], len);
-			char *name = member || keyword ? NULL : strndup(start, len);
-			/* Hints only save time: a failure costs nothing else.  */
-			if (name)
-				sg_error_destroy(sg_session_hint_name(session, name, kinds));
-			free(name);
 		}
+		const char *start = q;
+		while (isalnum((unsigned char)*q) || *q == '_' || (q[0] == ':' && q[1] == ':' && q++))
+			q++;
+		size_t len = (size_t)(q - start);
+		bool member = start > p && (start[-1] == '.' || start[-1] == '$' ||
+					    (start[-1] == '>' && start - 1 > p && start[-2] == '-'));
+		bool keyword = false;
+		for (size_t k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++)
+			keyword |= strlen(keywords[k]) == len && !strncmp(start, keywords[k], len);
+		char *name = member || keyword ? NULL : strndup(start, len);
+		/* Hints only save time: a failure costs nothing else.  */
+		if (name)
+			sg_error_destroy(sg_session_hint_name(session, name, kinds));
+		free(name);
+	}
+}
+
+static void hint_names(struct sg_session *session, const struct action *actions, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (actions[i].kind == ACTION_COMMAND) {
+			hint_line(session, actions[i].text);
+			continue;
+		}
+		/* A -x file's commands, read once more here.  */
+		FILE *f = fopen(actions[i].text, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t len;
+		while (f && (len = getline(&line, &cap, f)) >= 0) {
+			if (len && line[len - 1] == '\n')
+				line[len - 1] = '\0';
+			hint_line(session, line);
+		}
+		free(line);
+		if (f)
+			fclose(f);
 	}
 }
 

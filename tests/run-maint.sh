@@ -102,7 +102,12 @@ if command -v jq >/dev/null; then
 	sg --json -ex "attach $FIXTURE_PID" -ex 'maintenance info target-stats' \
 		-ex 'ptype struct sg_no_such_type' -ex 'maintenance info target-stats'
 	ok $(($(units 4) > $(units 2) ? 0 : 1)) "without hints the lookup reads DWARF while stopped ($(units 2) -> $(units 4) units)"
+	printf 'maintenance info target-stats\nptype ns::Plain\nprint ns::Derived::count\nmaintenance info target-stats\n' \
+		>"$testdir/hint.sg"
+	sg --json -p "$FIXTURE_PID" -x "$testdir/hint.sg"
+	is "$(units 1)" "$(units 4)" "names in a -x file are looked up before the stop too"
 else
+	skip "jq not installed"
 	skip "jq not installed"
 	skip "jq not installed"
 fi
