@@ -68,7 +68,11 @@ fi
 # The process dies while attached: every later command says so.
 start_fixture "$FIXTURES/sg-threads" 2 || exit 1
 victim=$FIXTURE_PID
-sg -p "$victim" -ex "shell kill -9 $victim" -ex 'x/dw &sg_counter' -ex 'info threads'
+# SIGKILL is asynchronous: the shell command waits (at most 5 s) until the
+# kernel has made the victim a zombie, so that the next read cannot race
+# with its death.
+dead="kill -9 $victim; for i in \$(seq 500); do s=\$(awk '{print \$3}' /proc/$victim/stat 2>/dev/null); [ \"\$s\" = Z ] || [ -z \"\$s\" ] && break; sleep 0.01; done"
+sg -p "$victim" -ex "shell $dead" -ex 'x/dw &sg_counter' -ex 'info threads'
 is "$ERR" "process $victim exited while attached (killed by signal 9, KILL)
 process $victim exited while attached (killed by signal 9, KILL)" "a target killed while attached"
 is "$STATUS" 1 "exit status 1 after the target died"
