@@ -307,3 +307,44 @@ struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, 
 	}
 	return NULL;
 }
+
+/* ---- entry values ---- */
+
+struct sg_error *sg_call_site_value(struct sg_target *t, uint64_t return_pc, unsigned dwarf_reg,
+				    Dwarf_Op **ops_ret, size_t *nops_ret)
+{
+	struct sg_module *mod = sg_target_module_at(t, return_pc - 1);
+	Dwarf_Addr bias;
+	Dwarf_Die caller;
+	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) ||
+	    !subprogram_at(mod, return_pc - 1, &caller))
+		return &sg_not_found;
+	struct find_site fs = { .ret = return_pc - bias };
+	if (!each_call_site(&caller, 0, match_return, &fs))
+		return &sg_not_found;
+	Dwarf_Die param;
+	if (dwarf_child(&fs.site, &param) != 0)
+		return &sg_not_found;
+	do {
+		int tag = dwarf_tag(&param);
+		if (tag != DW_TAG_call_site_parameter && tag != DW_TAG_GNU_call_site_parameter)
+			continue;
+		/* The parameter passed in DWARF_REG: its location is that
+		   register, its value an expression in the caller's frame.  */
+		Dwarf_Attribute a;
+		Dwarf_Op *loc;
+		size_t nloc;
+		if (!dwarf_attr(&param, DW_AT_location, &a) || dwarf_getlocation(&a, &loc, &nloc) != 0 ||
+		    nloc != 1 ||
+		    !((loc[0].atom == DW_OP_regx && loc[0].number == dwarf_reg) ||
+		      (loc[0].atom >= DW_OP_reg0 && loc[0].atom <= DW_OP_reg31 &&
+		       (unsigned)(loc[0].atom - DW_OP_reg0) == dwarf_reg)))
+			continue;
+		if ((!dwarf_attr(&param, DW_AT_call_value, &a) &&
+		     !dwarf_attr(&param, DW_AT_GNU_call_site_value, &a)) ||
+		    dwarf_getlocation(&a, ops_ret, nops_ret) != 0)
+			return &sg_not_found;
+		return NULL;
+	} while (dwarf_siblingof(&param, &param) == 0);
+	return &sg_not_found;
+}

@@ -50,6 +50,8 @@ struct val {
 	/* DW_OP_implicit_pointer: a pointer to an object the optimizer
 	   removed, gdb's <synthetic pointer>.  */
 	bool synthetic_ptr;
+	/* The value the caller passed (DW_OP_entry_value): gdb's NAME@entry. */
+	bool entry_value;
 };
 
 enum reg_kind {

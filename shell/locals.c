@@ -14,6 +14,8 @@
 /* Where the selected frame's variables live: registers, CFA, frame base. */
 struct frame_ctx {
 	struct sg_target *t;
+	const struct sg_stack *st;
+	size_t level;
 	const struct sg_frame *f;
 	Dwarf_Addr bias;
 	uint64_t lookup;		/* the pc for location lists */
@@ -54,6 +56,71 @@ struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret
 	}
 }
 
+struct frame_scope {
+	struct frame_ctx fc;
+	Dwarf_Die *chain;
+	int m, fn, first;
+};
+
+static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stack *st, size_t level,
+				       struct frame_scope *fs);
+static void frame_scope_close(struct frame_scope *fs);
+
+/* DW_OP_entry_value(REG): the value the caller passed in REG, from the
+   call site's DW_AT_call_value evaluated in the caller's frame, as gdb
+   does.  */
+static struct sg_error *entry_value(struct frame_ctx *fc, Dwarf_Attribute *loc, Dwarf_Op *op,
+				   struct val *ret)
+{
+	Dwarf_Attribute inner;
+	Dwarf_Op *iops, *cops;
+	size_t ni, nc;
+	if (dwarf_getlocation_attr(loc, op, &inner) != 0 || dwarf_getlocation(&inner, &iops, &ni) != 0 ||
+	    ni != 1)
+		return &sg_not_found;
+	unsigned reg;
+	if (iops[0].atom >= DW_OP_reg0 && iops[0].atom <= DW_OP_reg31)
+		reg = iops[0].atom - DW_OP_reg0;
+	else if (iops[0].atom == DW_OP_regx)
+		reg = (unsigned)iops[0].number;
+	else
+		return &sg_not_found;
+	/* The caller: the next physical frame, whose pc is the return
+	   address of the call.  */
+	size_t caller = fc->level + 1;
+	while (caller < sg_stack_count(fc->st) &&
+	       sg_stack_frame(fc->st, caller)->physical == fc->f->physical)
+		caller++;
+	if (caller >= sg_stack_count(fc->st))
+		return &sg_not_found;
+	const struct sg_frame *cf = sg_stack_frame(fc->st, caller);
+	if (cf->activation || sg_call_site_value(fc->t, cf->pc, reg, &cops, &nc))
+		return &sg_not_found;
+	struct frame_scope cfs;
+	struct sg_dwarf_expr_ctx ctx = { .target = fc->t, .regs = cf->regs };
+	struct sg_error *err = frame_scope_at(fc->t, fc->st, caller, &cfs);
+	if (!err) {
+		ctx = cfs.fc.ctx;
+		frame_scope_close(&cfs);
+	}
+	sg_error_destroy(err);
+	struct sg_dwarf_result r;
+	if ((err = sg_dwarf_expr_eval(cops, nc, &ctx, NULL, &r))) {
+		sg_error_destroy(err);
+		return &sg_not_found;
+	}
+	if (r.kind == SG_DWARF_REGISTER) {
+		if (r.value >= SG_NREGS || !sg_regs_has(cf->regs, r.value))
+			return &sg_not_found;
+		r.value = cf->regs->r[r.value];
+	}
+	/* A call value's result is the value itself, not where it lives.  */
+	ret->lvalue = false;
+	ret->bits = r.value;
+	ret->entry_value = true;
+	return NULL;
+}
+
 static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val *ret)
 {
 	Dwarf_Attribute a;
@@ -75,6 +142,9 @@ static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val 
 		ret->synthetic_ptr = true;
 		return NULL;
 	}
+	if (nops == 2 && (ops[0].atom == DW_OP_entry_value || ops[0].atom == DW_OP_GNU_entry_value) &&
+	    ops[1].atom == DW_OP_stack_value)
+		return entry_value(fc, &a, &ops[0], ret);
 	for (size_t i = 0; i < nops; i++)
 		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece ||
 		    ops[i].atom == DW_OP_entry_value || ops[i].atom == DW_OP_GNU_entry_value ||
@@ -148,11 +218,6 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
    index of its function in the chain (FN; inlined calls have their own),
    and of the function below it (FIRST, -1 if none): the blocks in between
    are this frame's.  */
-struct frame_scope {
-	struct frame_ctx fc;
-	Dwarf_Die *chain;
-	int m, fn, first;
-};
 
 static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stack *st, size_t level,
 				       struct frame_scope *fs)
@@ -161,6 +226,8 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 	const struct sg_frame *f = sg_stack_frame(st, level);
 	struct frame_ctx *fc = &fs->fc;
 	fc->t = t;
+	fc->st = st;
+	fc->level = level;
 	fc->f = f;
 	fc->lookup = f->activation ? f->pc : f->pc - 1;
 	/* The scope chain comes with the frame's description, which the
@@ -394,6 +461,11 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 			struct val v = { .type = type };
 			char *text = NULL;
 			err = locate(&fs.fc, &child, &v);
+			if (!err && v.entry_value) {
+				/* gdb: the value is the one passed at entry.  */
+				lite_puts(&b, name);
+				lite_puts(&b, "@entry=");
+			}
 			if (err) {
 				sg_error_destroy(err);
 				text = strdup("<optimized out>");

@@ -64,6 +64,22 @@ fi
 check_running "$opid" "-O2 target runs"
 stop_fixture "$opid"
 
+# Entry values: an argument known only from what its caller passed
+# (DW_OP_entry_value and the call site's DW_AT_call_value), printed as
+# gdb does: n=n@entry=2 in frame lines, n = 2 in info args.
+start_fixture "$FIXTURES/sg-entry" || exit 1
+epid=$FIXTURE_PID
+sg_cmds "$epid" 'bt' 'frame 1' 'info args' 'print n' 'print n + 1'
+like "$OUT" '^#1  0x[0-9a-f]+ in use \(p=\.\.\., n=n@entry=2\) at ' "an entry value in the frame line"
+if have_gdb; then
+	sg_entry=$OUT
+	gdb_batch "$epid" 'bt' 'frame 1' 'info args' 'print n' 'print n + 1'
+	is "$sg_entry" "$GDB_OUT" "entry values as gdb prints them"
+else
+	skip "gdb not installed"
+fi
+stop_fixture "$epid"
+
 # bt full in JSON: each frame carries its locals, values structured.
 sg --json -p "$pid" -ex 'thread 2' -ex 'bt full'
 if command -v jq >/dev/null; then

@@ -44,6 +44,13 @@ SG_PUBLIC struct sg_error *sg_dwarf_expr_eval(const Dwarf_Op *ops, size_t nops,
 					      const uint64_t *initial,
 					      struct sg_dwarf_result *ret);
 
+/* DW_OP_entry_value: the value the caller passed in DWARF register REG at
+   the call that returns to RETURN_PC, as the call site records it
+   (DW_AT_call_value): an expression *OPS_RET to evaluate in the caller's
+   frame.  &sg_not_found when no call-site record says.  */
+SG_PUBLIC struct sg_error *sg_call_site_value(struct sg_target *target, uint64_t return_pc,
+					      unsigned reg, Dwarf_Op **ops_ret, size_t *nops_ret);
+
 SG_END_DECLS
 
 #endif
