@@ -170,14 +170,17 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 static const struct sg_command data_cmds[] = {
 	{ .name = "print", .aliases = "p inspect", .synopsis = "print[/FMT] EXPR",
 	  .summary = "Print the value of an expression",
-	  .details = "EXPR is a global or static variable with ., ->, [N], * and & applied;\n"
-		     "FMT is x, d, u or o.  The value is numbered $N as in gdb.  Locals, casts\n"
-		     "and arithmetic come with the rest of the types work.",
+	  .details = "EXPR is C: the selected frame's locals and arguments, then globals\n"
+		     "(ns::qualified too); literals, casts, sizeof, $registers, X@N, . -> [N]\n"
+		     "* & and C's operators.  FMT is x d u o t c a f s z, and r for raw\n"
+		     "(no typed readers).  The value is numbered $N as in gdb; see also\n"
+		     "\"set print pretty\" and \"set print elements\".",
 	  .handler = cmd_print, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
 	  .handler = cmd_output, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "ptype", .synopsis = "ptype EXPR|TYPE", .summary = "Print a type, spelled out",
+	{ .name = "ptype", .synopsis = "ptype[/o] EXPR|TYPE",
+	  .summary = "Print a type, spelled out (/o: with offsets and sizes)",
 	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "whatis", .synopsis = "whatis EXPR|TYPE", .summary = "Print the type of an expression",
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
