@@ -427,3 +427,31 @@ void sg_type_complete(struct sg_target *t, Dwarf_Die *die, Dwarf_Die *ret)
 	if (m)
 		*ret = w.found;
 }
+
+struct sg_error *sg_lookup_function(struct sg_target *t, const char *name, Dwarf_Die *ret,
+				    uint64_t *address_ret)
+{
+	/* The symbol table names functions in every module, the DWARF at
+	   their address says their type.  */
+	struct sg_symbol sym;
+	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
+	if (err)
+		return err;
+	if (sym.kind != STT_FUNC && sym.kind != STT_GNU_IFUNC)
+		return &sg_not_found;
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(sym.module->dwmod, sym.address, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cudie ? dwarf_getscopes(cudie, sym.address - bias, &scopes) : 0;
+	bool found = false;
+	for (int i = 0; i < n && !found; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*ret = scopes[i];
+			found = true;
+		}
+	free(scopes);
+	if (!found)
+		return &sg_not_found;
+	*address_ret = sym.address;
+	return NULL;
+}

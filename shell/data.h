@@ -69,6 +69,8 @@ struct xval {
 	const char *type_name;	/* shown instead of V.TYPE's ("int64_t") */
 	/* *p@N: V is the first of N elements.  */
 	uint64_t repeat;
+	/* A function: V.TYPE is its DW_TAG_subprogram, V.ADDRESS its entry. */
+	bool function;
 };
 
 /* Read SIZE bytes of V (from memory, or its bits).  */

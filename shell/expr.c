@@ -84,6 +84,8 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 /* Dereference X: a pointer becomes the lvalue it points to.  */
 static struct sg_error *deref(struct expr *e, struct xval *x)
 {
+	if (x->function && !x->ptr_depth)
+		return NULL;	/* *main is main, as in C */
 	if (x->void_base && x->ptr_depth == 1)
 		return sg_error_create(SG_ERROR_USAGE, "Attempt to dereference a generic pointer.");
 	if (x->ptr_depth > 0) {
@@ -391,6 +393,12 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	sg_error_destroy(err);
 	ret->v.lvalue = true;
 	err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
+	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+		/* A function: its DIE is its type, its code its value.  */
+		sg_error_destroy(err);
+		err = sg_lookup_function(e->t, name, &ret->v.type, &ret->v.address);
+		ret->function = !err;
+	}
 	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
 		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", name);
 	free(name);

@@ -636,7 +636,8 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 	case DW_TAG_rvalue_reference_type: {
 		const char *mark = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
 		int ttag = tp ? dwarf_tag(tp) : 0;
-		bool wrap = ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type;
+		bool wrap = ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type ||
+			    ttag == DW_TAG_subprogram;
 		if (wrap)
 			lite_putc(&in, '(');
 		lite_puts(&in, mark);
@@ -701,7 +702,8 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
-	case DW_TAG_subroutine_type: {
+	case DW_TAG_subroutine_type:
+	case DW_TAG_subprogram:	/* a function itself: "int (int, char **)" */ {
 		lite_puts(&in, inner);
 		struct sg_buf_lite pb = { 0 };
 		struct tprint pp = *p;

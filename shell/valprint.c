@@ -1262,6 +1262,24 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	case DW_TAG_ptr_to_member_type:
 		put_member_pointer(p, &t, v, b);
 		return;
+	case DW_TAG_subroutine_type:
+		if (v->lvalue) {
+			/* A function a pointer led to: {int (int)} 0x... <twice>.  */
+			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus), tmp[40];
+			snprintf(tmp, sizeof(tmp), "} 0x%" PRIx64, v->address);
+			if (p->json) {
+				sg_out_hex(p->json, take_key(p), v->address);
+			} else {
+				lite_putc(b, '{');
+				lite_puts(b, ts ? ts : "?");
+				lite_puts(b, tmp);
+				put_symbol(p->t, v->address, b);
+			}
+			free(ts);
+			return;
+		}
+		put_special(p, "error", "<error: a function that is not in memory>", b);
+		return;
 	case DW_TAG_enumeration_type: {
 		uint64_t raw = 0;
 		struct sg_error *err = read_value(p->t, v, &raw, size <= 8 ? size : 8);
@@ -1375,10 +1393,16 @@ char *xval_type(struct xval *x, bool cplus)
 		free(elem);
 		return ret;
 	}
-	char stars[MAX_TYPE_DEPTH + 1];
+	char stars[MAX_TYPE_DEPTH + 3];
 	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
 	memset(stars, '*', n);
 	stars[n] = '\0';
+	if (x->function && n) {
+		/* A pointer to a function: "int (*)(void)".  */
+		memmove(stars + 1, stars, n + 1);
+		stars[0] = '(';
+		strcat(stars, ")");
+	}
 	return type_string_lang(x->void_base ? NULL : &x->v.type, stars, cplus);
 }
 
@@ -1444,6 +1468,27 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 		*ret = b.s;
 		return NULL;
 	}
+	if (x->function && !x->ptr_depth) {
+		/* gdb: {int (int, char **)} 0x55... <main>.  */
+		unsigned char code;
+		if (fmt && fmt != 's' && fmt != 'a') {
+			/* gdb formats a function's value: its first byte.  */
+			struct sg_error *err = sg_target_read(t, x->v.address, &code, 1);
+			if (err)
+				return err;
+			put_int(&p, code, 1, false, false, &b);
+		} else {
+			char *ts = type_string_lang(&x->v.type, "", p.cplus), tmp[40];
+			lite_putc(&b, '{');
+			lite_puts(&b, ts ? ts : "?");
+			snprintf(tmp, sizeof(tmp), "} 0x%" PRIx64, x->v.address);
+			lite_puts(&b, tmp);
+			free(ts);
+			put_symbol(t, x->v.address, &b);
+		}
+		*ret = b.s;
+		return NULL;
+	}
 	if (x->reg == REG_EFLAGS && (!fmt || fmt == 's')) {
 		char flags[128];
 		shell_eflags_text(x->v.bits, flags, sizeof(flags));
@@ -1470,8 +1515,8 @@ void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
 	printer_init(&p, sh, t, fmt, raw);
 	p.json = out;
 	p.key = key;
-	if (x->ptr_depth) {
-		sg_out_hex(out, key, x->v.bits);
+	if (x->ptr_depth || x->function) {
+		sg_out_hex(out, key, x->ptr_depth ? x->v.bits : x->v.address);
 		return;
 	}
 	struct sg_buf_lite scratch = { 0 };	/* text that JSON leaves out */

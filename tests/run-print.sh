@@ -90,6 +90,23 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# Functions as values: {int (int)} 0x... <twice>, their type, pointers to
+# them and calls through a function pointer's target, against gdb.
+# (pause is left out: gdb names it __libc_pause, its DWARF name.)
+fncmds=('print main' 'ptype main' 'whatis main' 'print &main' 'print *main' 'print/x main'
+	'whatis &main' 'print twice' 'ptype twice' 'print g_fn' 'print *g_fn' 'whatis *g_fn'
+	'output main')
+sg_cmds "$pid" "${fncmds[@]}"
+ok $STATUS "functions as values${ERR:+: $ERR}"
+if have_gdb; then
+	sg_fns=$OUT
+	gdb_batch "$pid" "${fncmds[@]}"
+	is "$sg_fns" "$(printf '%s' "$GDB_OUT" | sed 's/\[Inferior 1 (process [0-9]*) detached\]$//')" \
+		"functions print, ptype and whatis as in gdb"
+else
+	skip "gdb not installed: no oracle"
+fi
+
 # Literals, casts (to a pointer at a raw address, as in
 # "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)

@@ -17,6 +17,12 @@ SG_BEGIN_DECLS
 SG_PUBLIC struct sg_error *sg_lookup_variable(struct sg_target *target, const char *name,
 					      Dwarf_Die *type_ret, uint64_t *address_ret);
 
+/* The function NAME: its DW_TAG_subprogram DIE (which serves as its type:
+   return type and parameters) and its runtime address.  &sg_not_found
+   without a symbol or DWARF for it.  */
+SG_PUBLIC struct sg_error *sg_lookup_function(struct sg_target *target, const char *name,
+					      Dwarf_Die *ret, uint64_t *address_ret);
+
 /* The type spelled NAME: "int", "point_t", "struct point", "union num",
    "enum color".  &sg_not_found if none.  */
 SG_PUBLIC struct sg_error *sg_lookup_type(struct sg_target *target, const char *name,
