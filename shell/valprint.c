@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <dwarf.h>
+#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -51,12 +52,38 @@ char *fault_text(struct sg_error *err)
 	return s;
 }
 
+/* gdb names code by the DWARF function around it when that starts at or
+   after the symbol: __libc_pause, not its alias pause.  C only, where the
+   DWARF name is the whole name (C++ names carry their parameters).  */
+static void dwarf_function_name(struct sg_symbol *sym, uint64_t addr)
+{
+	if (sym->kind != STT_FUNC || !sym->module)
+		return;
+	Dwarf_Addr bias, low;
+	Dwarf_Die *cu = dwfl_module_addrdie(sg_module_dwfl(sym->module), addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cu && !is_cplus(cu) ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	for (int i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		const char *name = dwarf_diename(&scopes[i]);
+		if (name && dwarf_lowpc(&scopes[i], &low) == 0 && low + bias >= sym->address &&
+		    low + bias <= addr) {
+			sym->name = name;
+			sym->offset = addr - (low + bias);
+		}
+		break;
+	}
+	free(scopes);
+}
+
 static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
 {
 	struct sg_symbol sym;
 	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
 	if (!err) {
 		char tmp[64];
+		dwarf_function_name(&sym, addr);
 		lite_puts(b, " <");
 		lite_puts(b, sym.name);
 		if (sym.offset) {

@@ -71,9 +71,9 @@ else
 fi
 
 # Registers of the selected frame and artificial arrays (*p@N), against
-# gdb.  $pc's symbol is left out: for an address with two names (pause and
-# __libc_pause) gdb takes the DWARF function's, we take the symbol table's.
-rcmds=('print $sp' 'print $rbp' 'print $rax' 'print $eax' 'print $eflags' 'print/x $eflags'
+# gdb.  $pc is in pause, whose DWARF name __libc_pause gdb prefers to the
+# symbol table's alias, as we do.
+rcmds=('print $pc' 'print $sp' 'print $rbp' 'print $rax' 'print $eax' 'print $eflags' 'print/x $eflags'
        'print $cs' 'print $r8d' 'print $fs_base' 'whatis $pc' 'whatis $sp' 'whatis $rax'
        'whatis $eax' 'whatis $eflags' 'print $sp + 8' 'print $rax + 1' 'print/x $rsp' 'print/x $pc'
        'print *g_ip@2' 'print g_arr[1]@2' 'print g_pt@2' 'print *g_str@3' 'print g_name[0]@4'
@@ -91,9 +91,9 @@ else
 fi
 
 # Functions as values: {int (int)} 0x... <twice>, their type, pointers to
-# them and calls through a function pointer's target, against gdb.
-# (pause is left out: gdb names it __libc_pause, its DWARF name.)
-fncmds=('print main' 'ptype main' 'whatis main' 'print &main' 'print *main' 'print/x main'
+# them and a function pointer's target, against gdb; pause is named by its
+# DWARF function, __libc_pause, as gdb names it.
+fncmds=('print pause' 'print main' 'ptype main' 'whatis main' 'print &main' 'print *main' 'print/x main'
 	'whatis &main' 'print twice' 'ptype twice' 'print g_fn' 'print *g_fn' 'whatis *g_fn'
 	'output main')
 sg_cmds "$pid" "${fncmds[@]}"
