@@ -9,6 +9,8 @@
 #include <config.h>
 #include "internal.h"
 
+#include <ctype.h>
+
 #include <dwarf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -354,7 +356,110 @@ struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf
 	return NULL;
 }
 
+/* A run of base type keywords in GCC's DWARF spelling: "long" and "long
+   int" are "long int", "unsigned long" is "long unsigned int".  */
+static const char *gcc_base_name(unsigned nlong, bool is_short, bool is_unsigned, bool is_signed,
+				 bool is_char, bool is_int)
+{
+	if (is_char)
+		return is_unsigned ? "unsigned char" : is_signed ? "signed char" : "char";
+	if (nlong >= 2)
+		return is_unsigned ? "long long unsigned int" : "long long int";
+	if (nlong == 1)
+		return is_unsigned ? "long unsigned int" : "long int";
+	if (is_short)
+		return is_unsigned ? "short unsigned int" : "short int";
+	if (is_unsigned)
+		return "unsigned int";
+	return is_int || is_signed ? "int" : NULL;
+}
+
+/* NAME with its template arguments spelled as GCC's DWARF spells them
+   ("Box<long>" is DWARF's "Box<long int>", ">>" its "> >"), into OUT;
+   false when nothing changes or OUT is too small.  */
+static bool gcc_spelling(const char *name, char *out, size_t size)
+{
+	struct sg_buf b;
+	sg_buf_init(&b);
+	int depth = 0;
+	for (const char *p = name; *p;) {
+		if (*p == '<' || *p == '>') {
+			depth += *p == '<' ? 1 : -1;
+			if (*p == '>' && b.len && b.data[b.len - 1] == '>')
+				sg_buf_puts(&b, " ");
+			sg_buf_printf(&b, "%c", *p++);
+			continue;
+		}
+		if (depth <= 0 || !(isalpha((unsigned char)*p) || *p == '_')) {
+			sg_buf_printf(&b, "%c", *p++);
+			continue;
+		}
+		/* A run of words: base type keywords, or a name to copy.  */
+		unsigned nlong = 0, nwords = 0;
+		bool is_short = false, is_unsigned = false, is_signed = false, is_char = false;
+		bool is_int = false, keyword = true;
+		const char *q = p, *end = p;
+		while (keyword && (isalpha((unsigned char)*q) || *q == '_')) {
+			const char *w = q;
+			while (isalnum((unsigned char)*q) || *q == '_')
+				q++;
+			size_t n = (size_t)(q - w);
+#define IS(kw) (n == sizeof(kw) - 1 && !strncmp(w, kw, n))
+			if (IS("long"))
+				nlong++;
+			else if (IS("short"))
+				is_short = true;
+			else if (IS("unsigned"))
+				is_unsigned = true;
+			else if (IS("signed"))
+				is_signed = true;
+			else if (IS("char"))
+				is_char = true;
+			else if (IS("int"))
+				is_int = true;
+			else
+				keyword = false;
+#undef IS
+			if (keyword) {
+				nwords++;
+				end = q;
+				while (*q == ' ')
+					q++;
+			}
+		}
+		const char *gcc = nwords ? gcc_base_name(nlong, is_short, is_unsigned, is_signed,
+							  is_char, is_int) : NULL;
+		if (gcc) {
+			sg_buf_puts(&b, gcc);
+			p = end;
+		} else {
+			/* Not a base type: copy the word.  */
+			const char *w = p;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			sg_buf_printf(&b, "%.*s", (int)(p - w), w);
+		}
+	}
+	char *s = sg_buf_steal(&b);
+	bool changed = s && strcmp(s, name) && strlen(s) < size;
+	if (changed)
+		strcpy(out, s);
+	free(s);
+	return changed;
+}
+
+static struct sg_error *lookup_type(struct sg_target *t, const char *name, Dwarf_Die *ret);
+
 struct sg_error *sg_lookup_type(struct sg_target *t, const char *name, Dwarf_Die *ret)
+{
+	struct sg_error *err = lookup_type(t, name, ret);
+	char gcc[1024];
+	if (err == &sg_not_found && strchr(name, '<') && gcc_spelling(name, gcc, sizeof(gcc)))
+		err = lookup_type(t, gcc, ret);
+	return err;
+}
+
+static struct sg_error *lookup_type(struct sg_target *t, const char *name, Dwarf_Die *ret)
 {
 	static const struct { const char *prefix; int tag; } kinds[] = {
 		{ "struct ", DW_TAG_structure_type }, { "class ", DW_TAG_class_type },

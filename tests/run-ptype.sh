@@ -24,7 +24,7 @@ templates=('ptype g_arr4' 'ptype g_arr2' 'ptype ns::Array<int, 4>' 'ptype g_pair
 	   'ptype ns::Pair<int, double>' 'ptype g_pair_nested' 'ptype g_box' 'ptype g_box_str'
 	   'ptype g_fixed' 'whatis g_box' 'whatis g_box_str' 'whatis g_pair_nested'
 	   'whatis g_fixed' 'whatis g_arr4.data' 'ptype g_list' 'ptype g_mlist' 'ptype g_node'
-	   'whatis g_node' 'whatis g_list.head')
+	   'whatis g_node' 'whatis g_list.head' 'ptype ns::Box<long>' 'whatis ns::Box<long>')
 members=('ptype g_bits' 'ptype g_num' 'ptype g_anon' 'ptype g_outer' 'ptype g_inner'
 	 'ptype g_from_outer' 'ptype g_holder' 'whatis g_anon.u' 'ptype g_anon.u'
 	 'whatis g_anon.u.parts' 'ptype g_anon.u.parts' 'whatis g_bits.a' 'ptype g_outer.lv'
