@@ -290,9 +290,145 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 	}
 }
 
+/* The float size of X's type (4 or 8), or 0 when X is not a float.  */
+static uint64_t float_size(struct xval *x)
+{
+	if (x->ptr_depth || x->repeat || x->function || x->reg)
+		return 0;
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	strip(&x->v.type, &t);
+	if (dwarf_tag(&t) != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &a) ||
+	    dwarf_formudata(&a, &enc) != 0 || enc != DW_ATE_float)
+		return 0;
+	uint64_t size = type_size(&t);
+	return size == 4 || size == 8 ? size : 0;
+}
+
+/* X's value as a double: a float's, or an integer's converted.  */
+static struct sg_error *double_of(struct expr *e, struct xval *x, double *ret)
+{
+	uint64_t size = float_size(x), bits = 0;
+	if (!size) {
+		uint64_t v;
+		bool is_signed = false;
+		struct sg_error *err = integer_of(e, x, &v);
+		if (err)
+			return err;
+		Dwarf_Die t;
+		Dwarf_Attribute a;
+		Dwarf_Word enc = 0;
+		strip(&x->v.type, &t);
+		if (!x->ptr_depth && dwarf_attr(&t, DW_AT_encoding, &a) && dwarf_formudata(&a, &enc) == 0)
+			is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		*ret = is_signed ? (double)(int64_t)v : (double)v;
+		return NULL;
+	}
+	struct sg_error *err = read_value(e->t, &x->v, &bits, size);
+	if (err)
+		return err;
+	if (size == 4) {
+		float f;
+		memcpy(&f, &bits, 4);
+		*ret = f;
+	} else {
+		memcpy(ret, &bits, 8);
+	}
+	return NULL;
+}
+
+/* A float value of SIZE bytes ("float" or "double" from the program's
+   DWARF) holding D.  */
+static struct sg_error *float_value(struct expr *e, uint64_t size, double d, struct xval *ret)
+{
+	uint64_t bits = 0;
+	if (size == 4) {
+		float f = (float)d;
+		memcpy(&bits, &f, 4);
+	} else {
+		memcpy(&bits, &d, 8);
+	}
+	return integer_value(e, size == 4 ? "float" : "double", bits, ret);
+}
+
+/* C's arithmetic when an operand is a float: the wider float type wins
+   (float * int is a float, as in C and gdb); comparisons give an int.  */
+static struct sg_error *float_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
+{
+	uint64_t size = float_size(l) > float_size(r) ? float_size(l) : float_size(r);
+	double a, b, v;
+	struct sg_error *err = double_of(e, l, &a);
+	if (!err)
+		err = double_of(e, r, &b);
+	if (err)
+		return err;
+	if (!strcmp(op, "+")) v = a + b;
+	else if (!strcmp(op, "-")) v = a - b;
+	else if (!strcmp(op, "*")) v = a * b;
+	else if (!strcmp(op, "/")) v = a / b;
+	else if (!strcmp(op, "==")) return integer_value(e, "int", a == b, l);
+	else if (!strcmp(op, "!=")) return integer_value(e, "int", a != b, l);
+	else if (!strcmp(op, "<")) return integer_value(e, "int", a < b, l);
+	else if (!strcmp(op, "<=")) return integer_value(e, "int", a <= b, l);
+	else if (!strcmp(op, ">")) return integer_value(e, "int", a > b, l);
+	else if (!strcmp(op, ">=")) return integer_value(e, "int", a >= b, l);
+	else if (!strcmp(op, "&&")) return integer_value(e, "int", a && b, l);
+	else if (!strcmp(op, "||")) return integer_value(e, "int", a || b, l);
+	else
+		return sg_error_create(SG_ERROR_USAGE, "Integer only operation.");
+	return float_value(e, size, v, l);
+}
+
+/* TYPE's size when it is a float type, else 0.  */
+static uint64_t float_type_size(Dwarf_Die *type)
+{
+	struct xval x = { .v = { .type = *type } };
+	return float_size(&x);
+}
+
+/* A cast between integers and floats converts the value, as in C.  */
+static struct sg_error *convert(struct expr *e, struct xval *x, Dwarf_Die *type, struct xval *ret)
+{
+	double d;
+	struct sg_error *err = double_of(e, x, &d);
+	if (err)
+		return err;
+	uint64_t fsize = float_type_size(type), size = type_size(type);
+	memset(ret, 0, sizeof(*ret));
+	ret->v.type = *type;
+	if (fsize) {
+		struct xval tmp;
+		if ((err = float_value(e, fsize, d, &tmp)))
+			return err;
+		ret->v.bits = tmp.v.bits;
+	} else {
+		/* Truncated toward zero, then to the type's size.  */
+		int64_t i = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+		ret->v.bits = size >= 8 ? (uint64_t)i : (uint64_t)i & ((UINT64_C(1) << (size * 8)) - 1);
+	}
+	return NULL;
+}
+
 static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 {
 	skip_ws(e);
+	size_t digits = strspn(e->p, "0123456789");
+	if ((digits || (e->p[0] == '.' && isdigit((unsigned char)e->p[1]))) &&
+	    (e->p[digits] == '.' || e->p[digits] == 'e' || e->p[digits] == 'E') &&
+	    !(e->p[0] == '0' && (e->p[1] == 'x' || e->p[1] == 'X'))) {
+		/* A floating-point literal: a double, or a float with f.  */
+		char *end;
+		double d = strtod(e->p, &end);
+		bool is_float = *end == 'f' || *end == 'F';
+		if (is_float)
+			end++;
+		if (isalnum((unsigned char)*end) || *end == '_')
+			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
+					       (int)strcspn(e->p, " )"), e->p);
+		e->p = end;
+		return float_value(e, is_float ? 4 : 8, d, ret);
+	}
 	if (isdigit((unsigned char)*e->p)) {
 		char *end;
 		errno = 0;
@@ -348,6 +484,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 			struct xval operand;
 			struct sg_error *err = parse_unary(e, &operand);
 			uint64_t v;
+			if (!err && !stars && !is_void && (float_size(&operand) || float_type_size(&type)))
+				return convert(e, &operand, &type, ret);
 			if (!err)
 				err = integer_of(e, &operand, &v);
 			if (err)
@@ -492,6 +630,13 @@ static struct sg_error *parse_unary(struct expr *e, struct xval *x)
 	if (*e->p == '-' && e->p[1] != '>') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		if (!err && float_size(x)) {
+			double d;
+			uint64_t size = float_size(x);
+			if ((err = double_of(e, x, &d)))
+				return err;
+			return float_value(e, size, -d, x);
+		}
 		uint64_t v;
 		if (!err)
 			err = integer_of(e, x, &v);
@@ -577,6 +722,15 @@ static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t
 
 static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
 {
+	if (float_size(l) || float_size(r)) {
+		struct sg_error *err = unref(e, l);
+		if (!err)
+			err = unref(e, r);
+		if (err)
+			return err;
+		if (!l->ptr_depth && !r->ptr_depth)
+			return float_binop(e, op, l, r);
+	}
 	uint64_t a, b;
 	struct sg_error *err = integer_of(e, l, &a);
 	if (!err)

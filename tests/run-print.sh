@@ -107,6 +107,24 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# Floating point in expressions: literals (1.5, .5, 2.5e3, 1.5f), C's
+# promotions (a float times an int is a float), casts that convert,
+# comparisons, negation, division by zero, against gdb.
+flcmds=('print 1.5' 'print 1.0/3' 'print g_float * 2' 'print g_double + 1' 'print g_float + g_double'
+	'print (int)g_double' 'print (int)g_float' 'print (float)1/3' 'print (double)g_int / 8'
+	'print -g_float' 'print g_float > 1' 'print g_double == 0.1' 'print 2.5e3' 'print .5'
+	'print 1.5f' 'whatis 1.5' 'whatis 1.5f' 'whatis g_float * 2' 'whatis g_float * 2.0'
+	'print (char)g_float' 'print g_int / 0.0' 'print (long)1e10' 'print 3 * 0.5')
+sg_cmds "$pid" "${flcmds[@]}"
+ok $STATUS "floating-point expressions${ERR:+: $ERR}"
+if have_gdb; then
+	sg_fl=$OUT
+	gdb_batch "$pid" "${flcmds[@]}"
+	is "$sg_fl" "$GDB_OUT" "floating-point expressions as gdb evaluates them"
+else
+	skip "gdb not installed: no oracle"
+fi
+
 # Literals, casts (to a pointer at a raw address, as in
 # "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)
