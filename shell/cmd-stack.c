@@ -470,16 +470,8 @@ static void print_register(struct sg_target *t, const struct sg_regs *regs, enum
 	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
 	switch (r) {
 	case SG_REG_RIP: {
-		struct sg_symbol sym;
-		struct sg_error *err = sg_symbolize(t, v, &sym);
-		if (err)
-			snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
-		else if (sym.offset)
-			snprintf(natural, sizeof(natural), "0x%" PRIx64 " <%s+%" PRIu64 ">", v,
-				 sym.name, sym.offset);
-		else
-			snprintf(natural, sizeof(natural), "0x%" PRIx64 " <%s>", v, sym.name);
-		sg_error_destroy(err);
+		int n = snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
+		shell_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
 		break;
 	}
 	case SG_REG_RBP:

@@ -167,16 +167,9 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t
 
 static void label(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
-	struct sg_symbol sym;
-	struct sg_error *err = sg_symbolize(t, addr, &sym);
-	if (err) {
-		snprintf(buf, size, "0x%" PRIx64, addr);
-		sg_error_destroy(err);
-	} else if (sym.offset) {
-		snprintf(buf, size, "0x%" PRIx64 " <%s+%" PRIu64 ">", addr, sym.name, sym.offset);
-	} else {
-		snprintf(buf, size, "0x%" PRIx64 " <%s>", addr, sym.name);
-	}
+	int n = snprintf(buf, size, "0x%" PRIx64, addr);
+	if (n > 0 && (size_t)n < size)
+		shell_symbol_suffix(t, addr, buf + n, size - n);
 }
 
 void lite_putc(struct sg_buf_lite *b, char c)

@@ -49,6 +49,11 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
 /* The interactive prompt.  */
 void shell_repl(struct shell *sh);
 
+/* " <symbol+offset>" for ADDR as gdb writes it after an address (the DWARF
+   function's name for code, as gdb prefers it to an alias), or "" when
+   no symbol covers it (valprint.c).  */
+void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size);
+
 /* Describe PC as gdb does in frame lines: "0x... in sym () from lib".  */
 void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size);
 

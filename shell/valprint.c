@@ -77,22 +77,26 @@ static void dwarf_function_name(struct sg_symbol *sym, uint64_t addr)
 	free(scopes);
 }
 
-static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
+void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	struct sg_symbol sym;
 	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
+	buf[0] = '\0';
 	if (!err) {
-		char tmp[64];
 		dwarf_function_name(&sym, addr);
-		lite_puts(b, " <");
-		lite_puts(b, sym.name);
-		if (sym.offset) {
-			snprintf(tmp, sizeof(tmp), "+%" PRIu64, sym.offset);
-			lite_puts(b, tmp);
-		}
-		lite_putc(b, '>');
+		if (sym.offset)
+			snprintf(buf, size, " <%s+%" PRIu64 ">", sym.name, sym.offset);
+		else
+			snprintf(buf, size, " <%s>", sym.name);
 	}
 	sg_error_destroy(err);
+}
+
+static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
+{
+	char suffix[512];
+	shell_symbol_suffix(t, addr, suffix, sizeof(suffix));
+	lite_puts(b, suffix);
 }
 
 /* A C string at ADDR, as gdb shows it after a char pointer.  */

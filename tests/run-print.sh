@@ -90,6 +90,18 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# info registers and x/a name code as print does: pause's pc by its DWARF
+# function, __libc_pause, as gdb does.
+sg_cmds "$pid" 'info registers rip' 'x/a &g_fn'
+if have_gdb; then
+	sg_syms=$(printf '%s\n' "$OUT" | grep -o '<[^>]*>')
+	gdb_batch "$pid" 'info registers rip' 'x/a &g_fn'
+	is "$sg_syms" "$(printf '%s\n' "$GDB_OUT" | grep -o '<[^>]*>')" \
+		"info registers and x/a name symbols as gdb does"
+else
+	skip "gdb not installed: no oracle"
+fi
+
 # Functions as values: {int (int)} 0x... <twice>, their type, pointers to
 # them and a function pointer's target, against gdb; pause is named by its
 # DWARF function, __libc_pause, as gdb names it.
