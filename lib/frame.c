@@ -20,62 +20,48 @@ struct desc_entry {
 };
 
 struct sg_frame_cache {
-	struct desc_entry *slots;
-	size_t n, cap;
+	struct sg_table table;	/* of struct desc_entry */
 };
 
 void sg_frame_cache_destroy(struct sg_frame_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++) {
-		free(c->slots[i].frames);
-		free(c->slots[i].scopes);
+	struct desc_entry *slots = c->table.slots;
+	for (size_t i = 0; i < c->table.cap; i++) {
+		free(slots[i].frames);
+		free(slots[i].scopes);
 	}
-	free(c->slots);
+	free(slots);
 	free(c);
 }
 
-static size_t key_hash(uint64_t k)
+static bool desc_used(const void *e)
 {
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	k ^= k >> 33;
-	return k;
+	return ((const struct desc_entry *)e)->key != 0;
 }
+
+static uint64_t desc_hash(const void *e)
+{
+	return sg_hash64(((const struct desc_entry *)e)->key);
+}
+
+static bool desc_eq(const void *e, const void *key)
+{
+	return ((const struct desc_entry *)e)->key == *(const uint64_t *)key;
+}
+
+static const struct sg_table_type desc_table = {
+	sizeof(struct desc_entry), 256, desc_used, desc_hash,
+};
 
 static struct desc_entry *cache_find(struct sg_frame_cache *c, uint64_t key, bool insert)
 {
-	if (insert && (c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 256;
-		struct desc_entry *slots = calloc(ncap, sizeof(*slots));
-		if (!slots)
-			return NULL;
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->slots[i].key)
-				continue;
-			size_t j = key_hash(c->slots[i].key) & (ncap - 1);
-			while (slots[j].key)
-				j = (j + 1) & (ncap - 1);
-			slots[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->cap = ncap;
-	}
-	if (!c->cap)
-		return NULL;
-	size_t j = key_hash(key) & (c->cap - 1);
-	while (c->slots[j].key) {
-		if (c->slots[j].key == key)
-			return &c->slots[j];
-		j = (j + 1) & (c->cap - 1);
-	}
-	if (!insert)
-		return NULL;
-	c->slots[j].key = key;
-	c->n++;
-	return &c->slots[j];
+	struct desc_entry *e = sg_table_find(&c->table, &desc_table, sg_hash64(key), desc_eq, &key,
+					     insert);
+	if (e && insert)
+		e->key = key;
+	return e;
 }
 
 /* The name gdb shows for a function DIE: the demangled linkage name without

@@ -193,6 +193,25 @@ struct sg_target {
 	uint64_t stop_start_ns, stop_end_ns;
 };
 
+/* table.c: the caches' open-addressing hash tables.  */
+struct sg_table {
+	void *slots;
+	size_t n, cap;		/* cap is 0 or a power of two */
+};
+struct sg_table_type {
+	size_t entry_size;
+	size_t min_cap;		/* a power of two */
+	bool (*used)(const void *entry);
+	uint64_t (*hash)(const void *entry);
+};
+/* The used entry EQ matches with KEY, probing from HASH; with INSERT
+   instead the free slot where it belongs, already counted, which the
+   caller makes used at once.  NULL when absent or out of memory.  */
+void *sg_table_find(struct sg_table *t, const struct sg_table_type *type, uint64_t hash,
+		    bool (*eq)(const void *entry, const void *key), const void *key, bool insert);
+/* A 64-bit mix (MurmurHash3's finaliser).  */
+uint64_t sg_hash64(uint64_t x);
+
 /* value.c: members and template arguments found per type DIE.  */
 void sg_member_cache_destroy(struct sg_member_cache *cache);
 

@@ -16,8 +16,7 @@ struct demangled {
 };
 
 struct sg_demangle_cache {
-	struct demangled *slots;
-	size_t n, cap;		/* cap is a power of two */
+	struct sg_table table;	/* of struct demangled */
 };
 
 char *sg_demangle(const char *name, bool params)
@@ -41,42 +40,34 @@ void sg_demangle_cache_destroy(struct sg_demangle_cache *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++) {
-		free(c->slots[i].full);
-		free(c->slots[i].base);
+	struct demangled *slots = c->table.slots;
+	for (size_t i = 0; i < c->table.cap; i++) {
+		free(slots[i].full);
+		free(slots[i].base);
 	}
-	free(c->slots);
+	free(slots);
 	free(c);
 }
 
-static size_t ptr_hash(const void *p)
+static bool demangled_used(const void *e)
 {
-	uint64_t x = (uintptr_t)p;
-	x ^= x >> 33;
-	x *= UINT64_C(0xff51afd7ed558ccd);
-	x ^= x >> 33;
-	return x;
+	return ((const struct demangled *)e)->raw != NULL;
 }
 
-static bool cache_grow(struct sg_demangle_cache *c)
+static uint64_t demangled_hash(const void *e)
 {
-	size_t ncap = c->cap ? c->cap * 2 : 256;
-	struct demangled *slots = calloc(ncap, sizeof(*slots));
-	if (!slots)
-		return false;
-	for (size_t i = 0; i < c->cap; i++) {
-		if (!c->slots[i].raw)
-			continue;
-		size_t j = ptr_hash(c->slots[i].raw) & (ncap - 1);
-		while (slots[j].raw)
-			j = (j + 1) & (ncap - 1);
-		slots[j] = c->slots[i];
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->cap = ncap;
-	return true;
+	return sg_hash64((uintptr_t)((const struct demangled *)e)->raw);
 }
+
+/* The pointer into the ELF string table is the key.  */
+static bool demangled_eq(const void *e, const void *key)
+{
+	return ((const struct demangled *)e)->raw == key;
+}
+
+static const struct sg_table_type demangled_table = {
+	sizeof(struct demangled), 256, demangled_used, demangled_hash,
+};
 
 /* The cache entry for RAW, demangling it on first use; NULL on allocation
    failure.  */
@@ -85,15 +76,11 @@ static struct demangled *demangle_entry(struct sg_target *t, const char *raw)
 	struct sg_demangle_cache *c = t->demangled;
 	if (!c && !(c = t->demangled = calloc(1, sizeof(*c))))
 		return NULL;
-	if ((c->n + 1) * 2 > c->cap && !cache_grow(c))
-		return NULL;
-	size_t j = ptr_hash(raw) & (c->cap - 1);
-	while (c->slots[j].raw) {
-		if (c->slots[j].raw == raw)
-			return &c->slots[j];
-		j = (j + 1) & (c->cap - 1);
-	}
-	struct demangled *d = &c->slots[j];
+	size_t n = c->table.n;
+	struct demangled *d = sg_table_find(&c->table, &demangled_table, sg_hash64((uintptr_t)raw),
+					    demangled_eq, raw, true);
+	if (!d || c->table.n == n)
+		return d;	/* out of memory, or already there */
 	d->raw = raw;
 	d->full = sg_demangle(raw, true);
 	d->base = d->full ? sg_demangle(raw, false) : NULL;
@@ -108,7 +95,6 @@ static struct demangled *demangle_entry(struct sg_target *t, const char *raw)
 		if (at)
 			d->full = strndup(raw, at - raw);
 	}
-	c->n++;
 	return d;
 }
 

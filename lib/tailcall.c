@@ -195,58 +195,52 @@ struct tail_entry {
 };
 
 struct sg_tailcall_cache {
-	struct tail_entry *slots;
-	size_t n, cap;
+	struct sg_table table;	/* of struct tail_entry */
 };
 
 void sg_tailcall_cache_destroy(struct sg_tailcall_cache *c)
 {
 	if (c)
-		free(c->slots);
+		free(c->table.slots);
 	free(c);
 }
 
-static size_t pair_hash(uint64_t a, uint64_t b)
+static uint64_t pair_hash(uint64_t a, uint64_t b)
 {
-	uint64_t k = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
-	k ^= k >> 33;
-	k *= UINT64_C(0xff51afd7ed558ccd);
-	return k ^ (k >> 33);
+	return sg_hash64(a * UINT64_C(0x9e3779b97f4a7c15) ^ b);
 }
+
+static bool tail_used(const void *e)
+{
+	return ((const struct tail_entry *)e)->caller_pc != 0;
+}
+
+static uint64_t tail_hash(const void *e)
+{
+	const struct tail_entry *t = e;
+	return pair_hash(t->caller_pc, t->callee_entry);
+}
+
+static bool tail_eq(const void *e, const void *key)
+{
+	const struct tail_entry *t = e, *k = key;
+	return t->caller_pc == k->caller_pc && t->callee_entry == k->callee_entry;
+}
+
+static const struct sg_table_type tail_table = {
+	sizeof(struct tail_entry), 64, tail_used, tail_hash,
+};
 
 static struct tail_entry *tail_slot(struct sg_tailcall_cache *c, uint64_t a, uint64_t b, bool insert)
 {
-	if (insert && (c->n + 1) * 2 > c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 64;
-		struct tail_entry *slots = calloc(ncap, sizeof(*slots));
-		if (!slots)
-			return NULL;
-		for (size_t i = 0; i < c->cap; i++) {
-			if (!c->slots[i].caller_pc)
-				continue;
-			size_t j = pair_hash(c->slots[i].caller_pc, c->slots[i].callee_entry) & (ncap - 1);
-			while (slots[j].caller_pc)
-				j = (j + 1) & (ncap - 1);
-			slots[j] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = slots;
-		c->cap = ncap;
+	struct tail_entry key = { .caller_pc = a, .callee_entry = b };
+	struct tail_entry *e = sg_table_find(&c->table, &tail_table, pair_hash(a, b), tail_eq, &key,
+					     insert);
+	if (e && insert) {
+		e->caller_pc = a;
+		e->callee_entry = b;
 	}
-	if (!c->cap)
-		return NULL;
-	size_t j = pair_hash(a, b) & (c->cap - 1);
-	while (c->slots[j].caller_pc) {
-		if (c->slots[j].caller_pc == a && c->slots[j].callee_entry == b)
-			return &c->slots[j];
-		j = (j + 1) & (c->cap - 1);
-	}
-	if (!insert)
-		return NULL;
-	c->n++;
-	c->slots[j].caller_pc = a;
-	c->slots[j].callee_entry = b;
-	return &c->slots[j];
+	return e;
 }
 
 /* Fill E with the tail-call path from the call site at CALLER_PC to the
