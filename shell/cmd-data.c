@@ -46,9 +46,10 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	if ((err = eval(sh, t, args, &x)))
 		return err;
 	char *text;
-	if ((err = format_value(sh, t, &x, fmt, raw, true, &text)))
+	bool cplus = frame_cplus(s);
+	if ((err = format_value(sh, t, &x, fmt, raw, cplus, true, &text)))
 		return err;
-	char *type = xval_type(&x, frame_cplus(s));
+	char *type = xval_type(&x, cplus);
 	if (history)
 		sg_out_printf(out, "$%u = %s\n", ++sh->value_history, text);
 	else
@@ -56,7 +57,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	if (history)
 		sg_out_uint(out, "history", sh->value_history);
 	if (sg_out_json(out))
-		json_value(sh, t, &x, fmt, raw, out, "value");
+		json_value(sh, t, &x, fmt, raw, cplus, out, "value");
 	sg_out_string(out, "text", text);
 	sg_out_string(out, "type", type);
 	if (x.v.lvalue && !x.ptr_depth)

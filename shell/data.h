@@ -78,12 +78,13 @@ struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf,
 /* "<error: Cannot access memory at address 0x...>", new string.  */
 char *fault_text(struct sg_error *err);
 /* X in gdb's notation (TOP: by itself, so pointers show their type), in
-   print/FMT (0 for none; RAW: no typed readers), new string *RET.  */
+   print/FMT (0 for none; RAW: no typed readers), types spelled in C++
+   when CPLUS (the language of the frame X comes from), new string *RET.  */
 struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
-			      bool raw, bool top, char **ret);
+			      bool raw, bool cplus, bool top, char **ret);
 /* X as the JSON member KEY of OUT.  */
 void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
-		struct sg_out *out, const char *key);
+		bool cplus, struct sg_out *out, const char *key);
 /* X's declared type as text, in C or C++ spelling.  */
 char *xval_type(struct xval *x, bool cplus);
 /* Whether the selected frame's language is C++.  */

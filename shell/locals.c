@@ -19,6 +19,7 @@ struct frame_ctx {
 	const struct sg_frame *f;
 	Dwarf_Addr bias;
 	uint64_t lookup;		/* the pc for location lists */
+	bool cplus;			/* the frame's unit is C++ */
 	struct sg_dwarf_expr_ctx ctx;
 };
 
@@ -192,7 +193,7 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		sg_error_destroy(err);
 		text = strdup("<optimized out>");
 	} else {
-		err = format_value(sh, fc->t, &x, 0, false, false, &text);
+		err = format_value(sh, fc->t, &x, 0, false, fc->cplus, false, &text);
 		if (err) {
 			text = fault_text(err);
 			sg_error_destroy(err);
@@ -207,7 +208,7 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		if (optimized_out)
 			sg_out_null(out, "value");
 		else
-			json_value(sh, fc->t, &x, 0, false, out, "value");
+			json_value(sh, fc->t, &x, 0, false, fc->cplus, out, "value");
 		sg_out_string(out, "text", text);
 		sg_out_object_end(out);
 	}
@@ -237,6 +238,7 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 	fs->chain = (Dwarf_Die *)f->scopes;
 	fs->m = f->nscopes;
 	fs->fn = f->scope_fn;
+	fc->cplus = is_cplus(&fs->chain[fs->fn]);
 	fs->first = f->scope_first;
 	fc->bias = f->dwarf_bias;
 	/* The CFA is the caller's stack pointer.  */
@@ -471,7 +473,8 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 				text = strdup("<optimized out>");
 			} else {
 				struct xval x = { .v = v };
-				if ((err = format_value(sh, fs.fc.t, &x, 0, false, false, &text))) {
+				if ((err = format_value(sh, fs.fc.t, &x, 0, false, fs.fc.cplus, false,
+							&text))) {
 					text = fault_text(err);
 					sg_error_destroy(err);
 				}

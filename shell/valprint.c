@@ -1457,23 +1457,24 @@ static struct sg_error *probe_value(struct sg_target *t, struct xval *x)
 	return err;
 }
 
-static void printer_init(struct printer *p, struct shell *sh, struct sg_target *t, char fmt, bool raw)
+static void printer_init(struct printer *p, struct shell *sh, struct sg_target *t, char fmt, bool raw,
+			 bool cplus)
 {
 	*p = (struct printer){ .sh = sh, .t = t, .fmt = fmt, .raw = raw };
 	p->limit = sg_setting_uint(sh->session, "print elements", 200);
 	if (p->limit == 0 || p->limit > 1000000)
 		p->limit = 1000000;
 	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
-	p->cplus = frame_cplus(sh->session);
+	p->cplus = cplus;
 }
 
 /* TOP: a value printed by itself, whose pointers show their type, as in
    print; info locals shows them bare.  */
 struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
-				     bool raw, bool top, char **ret)
+			      bool raw, bool cplus, bool top, char **ret)
 {
 	struct printer p;
-	printer_init(&p, sh, t, fmt, raw);
+	printer_init(&p, sh, t, fmt, raw, cplus);
 	struct sg_buf_lite b = { 0 };
 	if (x->ptr_depth && fmt && fmt != 's' && fmt != 'a') {
 		if (fmt == 'f')
@@ -1540,10 +1541,10 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 /* X as the JSON member KEY of OUT: structs are objects, arrays and
    sequences arrays, maps arrays of {"key","value"}, strings strings.  */
 void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
-		       struct sg_out *out, const char *key)
+		bool cplus, struct sg_out *out, const char *key)
 {
 	struct printer p;
-	printer_init(&p, sh, t, fmt, raw);
+	printer_init(&p, sh, t, fmt, raw, cplus);
 	p.json = out;
 	p.key = key;
 	if (x->ptr_depth || x->function) {
