@@ -194,15 +194,76 @@ struct tail_entry {
 	uint64_t pcs[MAX_CHAIN];		/* innermost first */
 };
 
+/* The call site whose call returns to an address: asked for every frame
+   with an entry-value argument, and for every tail-call search.  */
+struct site_entry {
+	uint64_t return_pc;	/* 0: empty */
+	bool found;
+	Dwarf_Addr bias;
+	Dwarf_Die site;
+};
+
 struct sg_tailcall_cache {
 	struct sg_table table;	/* of struct tail_entry */
+	struct sg_table sites;	/* of struct site_entry */
 };
 
 void sg_tailcall_cache_destroy(struct sg_tailcall_cache *c)
 {
-	if (c)
+	if (c) {
 		free(c->table.slots);
+		free(c->sites.slots);
+	}
 	free(c);
+}
+
+static bool site_used(const void *e)
+{
+	return ((const struct site_entry *)e)->return_pc != 0;
+}
+
+static uint64_t site_hash(const void *e)
+{
+	return sg_hash64(((const struct site_entry *)e)->return_pc);
+}
+
+static bool site_eq(const void *e, const void *key)
+{
+	return ((const struct site_entry *)e)->return_pc == *(const uint64_t *)key;
+}
+
+static const struct sg_table_type site_table = {
+	sizeof(struct site_entry), 64, site_used, site_hash,
+};
+
+static bool find_call_site(struct sg_target *t, uint64_t return_pc, Dwarf_Die *site_ret,
+			   Dwarf_Addr *bias_ret);
+
+/* The call site that returns to RETURN_PC, remembered per target.  */
+static bool call_site_at(struct sg_target *t, uint64_t return_pc, Dwarf_Die *site_ret,
+			 Dwarf_Addr *bias_ret)
+{
+	if (!return_pc)
+		return false;
+	if (!t->tailcalls && !(t->tailcalls = calloc(1, sizeof(*t->tailcalls))))
+		return find_call_site(t, return_pc, site_ret, bias_ret);
+	struct sg_table *sites = &t->tailcalls->sites;
+	struct site_entry *e = sg_table_find(sites, &site_table, sg_hash64(return_pc), site_eq,
+					     &return_pc, false);
+	if (!e) {
+		struct site_entry fresh = { .return_pc = return_pc };
+		fresh.found = find_call_site(t, return_pc, &fresh.site, &fresh.bias);
+		e = sg_table_find(sites, &site_table, sg_hash64(return_pc), site_eq, &return_pc, true);
+		if (!e)
+			e = &fresh;	/* out of memory: answer without keeping it */
+		else
+			*e = fresh;
+	}
+	if (e->found) {
+		*site_ret = e->site;
+		*bias_ret = e->bias;
+	}
+	return e->found;
 }
 
 static uint64_t pair_hash(uint64_t a, uint64_t b)
@@ -245,19 +306,33 @@ static struct tail_entry *tail_slot(struct sg_tailcall_cache *c, uint64_t a, uin
 
 /* Fill E with the tail-call path from the call site at CALLER_PC to the
    function at CALLEE_ENTRY.  */
-static void find_path(struct sg_target *t, struct tail_entry *e)
+/* The call site whose call returns to RETURN_PC, in the DWARF of the
+   function around it.  */
+static bool find_call_site(struct sg_target *t, uint64_t return_pc, Dwarf_Die *site_ret,
+			   Dwarf_Addr *bias_ret)
 {
-	e->n = 0;
-	struct sg_module *mod = sg_target_module_at(t, e->caller_pc - 1);
+	struct sg_module *mod = sg_target_module_at(t, return_pc - 1);
 	Dwarf_Addr bias;
 	Dwarf_Die caller;
 	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) ||
-	    !subprogram_at(mod, e->caller_pc - 1, &caller))
-		return;
-	struct find_site fs = { .ret = e->caller_pc - bias };
+	    !subprogram_at(mod, return_pc - 1, &caller))
+		return false;
+	struct find_site fs = { .ret = return_pc - bias };
 	if (!each_call_site(&caller, 0, match_return, &fs))
+		return false;
+	*site_ret = fs.site;
+	*bias_ret = bias;
+	return true;
+}
+
+static void find_path(struct sg_target *t, struct tail_entry *e)
+{
+	e->n = 0;
+	Dwarf_Die site;
+	Dwarf_Addr bias;
+	if (!call_site_at(t, e->caller_pc, &site, &bias))
 		return;
-	uint64_t first = call_target(t, &fs.site, bias);
+	uint64_t first = call_target(t, &site, bias);
 	if (!first || first == e->callee_entry)
 		return;
 	struct search s = { .t = t, .goal = e->callee_entry };
@@ -307,17 +382,9 @@ struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, 
 struct sg_error *sg_call_site_value(struct sg_target *t, uint64_t return_pc, unsigned dwarf_reg,
 				    Dwarf_Op **ops_ret, size_t *nops_ret)
 {
-	struct sg_module *mod = sg_target_module_at(t, return_pc - 1);
+	Dwarf_Die site, param;
 	Dwarf_Addr bias;
-	Dwarf_Die caller;
-	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) ||
-	    !subprogram_at(mod, return_pc - 1, &caller))
-		return &sg_not_found;
-	struct find_site fs = { .ret = return_pc - bias };
-	if (!each_call_site(&caller, 0, match_return, &fs))
-		return &sg_not_found;
-	Dwarf_Die param;
-	if (dwarf_child(&fs.site, &param) != 0)
+	if (!call_site_at(t, return_pc, &site, &bias) || dwarf_child(&site, &param) != 0)
 		return &sg_not_found;
 	do {
 		int tag = dwarf_tag(&param);
