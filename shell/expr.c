@@ -376,7 +376,7 @@ static struct sg_error *float_binop(struct expr *e, const char *op, struct xval 
 	else if (!strcmp(op, "&&")) return integer_value(e, "int", a && b, l);
 	else if (!strcmp(op, "||")) return integer_value(e, "int", a || b, l);
 	else
-		return sg_error_create(SG_ERROR_USAGE, "Integer only operation.");
+		return sg_error_create(SG_ERROR_USAGE, "Integer-only operation on floating point number.");
 	return float_value(e, size, v, l);
 }
 

@@ -137,6 +137,18 @@ else
 	skip "gdb not installed: no oracle"
 fi
 
+# Errors of the new operators: one line each.
+sg -p "$pid" -ex 'print 1.5 % 2'
+if have_gdb; then
+	gdb_batch "$pid" 'print 1.5 % 2'
+	is "$ERR" "$GDB_OUT" "an integer operator on a float, as gdb says it"
+else
+	is "$ERR" "Integer-only operation on floating point number." "an integer operator on a float"
+fi
+sg -p "$pid" -ex 'print g_int@100000000000'
+is "$ERR" "100000000000 elements are too many." "X@N beyond 4 GB of elements"
+is "$STATUS" 1 "and the command fails"
+
 # Literals, casts (to a pointer at a raw address, as in
 # "print *(zeek::Func *)0x55..."), sizeof and unary minus, against gdb.
 addr=$(printf '%s\n' "$sg_out" | sed -n 's/^\$[0-9]* = (struct node \*) \(0x[0-9a-f]*\) <g_n1>$/\1/p' | head -1)
