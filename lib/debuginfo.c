@@ -23,8 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The cache folder, or NULL when caching is off.  */
-static char *cache_dir(void)
+char *sg_cache_dir(void)
 {
 	const char *off = getenv("SPYGLASS_DEBUG_CACHE");
 	if (off && (!strcmp(off, "0") || !strcmp(off, "off")))
@@ -59,7 +58,7 @@ static char *build_id_hex(Dwfl_Module *mod)
 
 static char *cached_path(Dwfl_Module *mod)
 {
-	char *dir = cache_dir();
+	char *dir = sg_cache_dir();
 	char *hex = dir ? build_id_hex(mod) : NULL;
 	char *path = NULL;
 	if (hex && asprintf(&path, "%s/debug/%s.debug", dir, hex) < 0)
@@ -197,7 +196,7 @@ static void mkdirs(const char *path)
 
 void sg_debug_cache_store(struct sg_target *t)
 {
-	char *dir = cache_dir();
+	char *dir = sg_cache_dir();
 	if (!dir)
 		return;
 	char *sub;

@@ -330,6 +330,8 @@ void sg_settings_remove_owner(struct sg_session *session, struct sg_plugin *owne
 void sg_settings_deinit(struct sg_session *session);
 struct sg_error *sg_settings_register_core(struct sg_session *session);
 void sg_plugins_unload_all(struct sg_session *session);
+/* Stack providers' prepare, before the target is stopped.  */
+void sg_registry_prepare_target(struct sg_session *s, struct sg_target *target);
 void sg_registry_forget_target(struct sg_session *session, struct sg_target *target);
 void sg_session_forget_stack(struct sg_session *session);
 /* Warm the unwind caches of T before the stop (unwind.c); ARG is the

@@ -68,6 +68,7 @@ static struct sg_error *registry_add(struct sg_session *s, enum sg_registry_kind
 	h->e.arg = arg;
 	h->owner = s->loading;
 	h->e.plugin = s->loading ? s->loading->info->name : NULL;
+	h->e.abi_minor = s->loading ? s->loading->info->abi_minor : SG_PLUGIN_ABI_MINOR;
 	/* Keep priority order; equal priorities stay in registration order. */
 	struct sg_handler tmp = *h;
 	size_t i = s->nhandlers[kind] - 1;
@@ -223,6 +224,15 @@ struct sg_error *sg_value_bytes(struct sg_session *s, const struct sg_value *v, 
 	return err;
 }
 
+/* The members a stack provider's ops have, by the ABI minor its plugin
+   was built for (the core's own registrations have all of them).  */
+static const struct sg_stack_provider_ops *provider_ops_v1_1(const struct sg_handler *h)
+{
+	if (h->e.abi_minor < 1)
+		return NULL;
+	return h->e.ops;
+}
+
 void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)
 {
 	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_UNWINDER]; i++) {
@@ -230,6 +240,22 @@ void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)
 		const struct sg_unwinder_ops *ops = h->e.ops;
 		if (ops->forget)
 			ops->forget(target, h->e.arg);
+	}
+	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_STACK_PROVIDER]; i++) {
+		struct sg_handler *h = &s->handlers[SG_REGISTRY_STACK_PROVIDER][i];
+		const struct sg_stack_provider_ops *ops = provider_ops_v1_1(h);
+		if (ops && ops->forget)
+			ops->forget(target, h->e.arg);
+	}
+}
+
+void sg_registry_prepare_target(struct sg_session *s, struct sg_target *target)
+{
+	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_STACK_PROVIDER]; i++) {
+		struct sg_handler *h = &s->handlers[SG_REGISTRY_STACK_PROVIDER][i];
+		const struct sg_stack_provider_ops *ops = provider_ops_v1_1(h);
+		if (ops && ops->prepare)
+			ops->prepare(s, target, h->e.arg);
 	}
 }
 

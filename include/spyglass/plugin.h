@@ -20,9 +20,12 @@ SG_BEGIN_DECLS
 
 /* A plugin built for ABI major M loads only into a spyglass of major M and a
    minor at least as new as the plugin's.  Structs handed to plugins only grow
-   at the end, and the minor counts those additions.  */
+   at the end, and the minor counts those additions.  Ops tables that plugins
+   hand to the core grow the same way; the core reads a member added in
+   minor N only from plugins built for N or later.
+   1.1: sg_stack_provider_ops.prepare and .forget.  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 0
+#define SG_PLUGIN_ABI_MINOR 1
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */

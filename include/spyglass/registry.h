@@ -129,6 +129,12 @@ struct sg_runtime_frame {
 	/* The native frame (stack pointer) this runtime frame runs in, for
 	   merging with the native stack; 0 when unknown.  */
 	uint64_t native_sp;
+	/* ABI 1.1.  The frame was entered from native code: walking from
+	   the innermost frame, each native frame for which the provider's
+	   is_eval says true runs the runtime frames up to and including the
+	   next entry frame.  A runtime with one native frame per runtime
+	   frame marks every frame.  */
+	bool entry;
 };
 
 struct sg_stack_provider_ops {
@@ -138,6 +144,19 @@ struct sg_stack_provider_ops {
 				   int (*fn)(const struct sg_runtime_frame *frame, void *fn_arg),
 				   void *fn_arg, void *arg);
 	void (*destroy)(void *arg);	/* may be NULL */
+	/* ABI 1.1.  Before TARGET is stopped (spyglass -p, attach): find
+	   what frames() will need (symbols, layouts, the runtime's version),
+	   so that while the target is stopped only the runtime's own data is
+	   read.  Memory read here is read from a running process: keep only
+	   what cannot change.  May be NULL.  */
+	void (*prepare)(struct sg_session *session, struct sg_target *target, void *arg);
+	/* ABI 1.1.  Forget cached data about TARGET (called when it is
+	   detached).  May be NULL.  */
+	void (*forget)(struct sg_target *target, void *arg);
+	/* ABI 1.1.  Is the native function FUNCTION (as bt names it) the
+	   runtime's interpreter loop, whose frames merged stacks replace by
+	   the runtime frames they run?  May be NULL.  */
+	bool (*is_eval)(const char *function, void *arg);
 };
 
 SG_PUBLIC struct sg_error *sg_stack_provider_register(struct sg_session *session,
@@ -154,6 +173,10 @@ struct sg_registry_entry {
 	const void *ops;	/* the kind's ops struct */
 	void *arg;
 	const char *plugin;	/* the registering plugin's name, or NULL for the core */
+	/* The ABI minor the registering plugin was built for (the core's
+	   own for the core): members of OPS added in later minors are not
+	   there.  */
+	uint32_t abi_minor;
 };
 
 /* Call FN for each entry of KIND in priority order.  */
