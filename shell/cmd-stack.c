@@ -30,8 +30,14 @@ static bool show_address(const struct sg_stack *st, const struct sg_frame *f)
 void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out)
 {
+	shell_format_frame_as(sh, st, f, f->level, out);
+}
+
+void shell_format_frame_as(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
+			   size_t number, FILE *out)
+{
 	struct sg_target *t = sg_session_target(sh->session);
-	fprintf(out, "#%-2zu ", f->level);
+	fprintf(out, "#%-2zu ", number);
 	if (f->signal_trampoline) {
 		fputs("<signal handler called>\n", out);
 		return;
@@ -54,7 +60,7 @@ void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struc
 }
 
 /* A frame's JSON object, left open for more members (bt full's locals).  */
-static void frame_json_open(struct sg_out *out, const struct sg_frame *f)
+void shell_frame_json_open(struct sg_out *out, const struct sg_frame *f)
 {
 	sg_out_object_begin(out, NULL);
 	sg_out_uint(out, "level", f->level);
@@ -84,12 +90,13 @@ static void frame_json_open(struct sg_out *out, const struct sg_frame *f)
 
 static void frame_json(struct sg_out *out, const struct sg_frame *f)
 {
-	frame_json_open(out, f);
+	shell_frame_json_open(out, f);
 	sg_out_object_end(out);
 }
 
 struct bt_args {
 	bool full;
+	bool python;		/* --python: merge runtime frames */
 	const char *unwinder;
 	long count;		/* 0: all; > 0 innermost N; < 0 outermost N */
 };
@@ -105,6 +112,8 @@ static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
 	for (char *w = strtok_r(copy, " \t", &save); w && !err; w = strtok_r(NULL, " \t", &save)) {
 		if (!strcmp(w, "full") || !strcmp(w, "-full")) {
 			a->full = true;
+		} else if (!strcmp(w, "--python") || !strcmp(w, "-python")) {
+			a->python = true;
 		} else if (!strcmp(w, "-u")) {
 			char *u = strtok_r(NULL, " \t", &save);
 			if (!u)
@@ -124,7 +133,7 @@ static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
 			a->count = n;
 		} else {
 			err = sg_error_format(SG_ERROR_USAGE,
-					      "Usage: backtrace [N|-N] [full] [-u fp|cfi] (not \"%s\")", w);
+					      "Usage: backtrace [N|-N] [full] [--python] [-u fp|cfi] (not \"%s\")", w);
 		}
 	}
 	free(copy);
@@ -146,6 +155,12 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 		err = sg_session_stack(s, &st);
 	if (err)
 		return err;
+	if (a->python) {
+		err = shell_print_merged(sh, st, out);
+		if (own)
+			sg_stack_destroy(st);
+		return err;
+	}
 	size_t n = sg_stack_count(st), first = 0, last = n;
 	if (a->count > 0 && (size_t)a->count < n)
 		last = a->count;
@@ -163,7 +178,7 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 				shell_frame_locals(sh, st, i, out);
 		} else if (a->full) {
 			/* bt full: the frame's locals inside its object.  */
-			frame_json_open(out, fr);
+			shell_frame_json_open(out, fr);
 			shell_frame_locals(sh, st, i, out);
 			sg_out_object_end(out);
 		} else {

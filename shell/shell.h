@@ -64,6 +64,15 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t
 /* Print frame F of ST as gdb does: "#3  0x... in f () at file.c:42".  */
 struct sg_stack;
 struct sg_frame;
+/* The same, numbered NUMBER instead of the frame's level (merged stacks).  */
+void shell_format_frame_as(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
+			   size_t number, FILE *out);
+/* A frame's JSON object, left open for more members.  */
+void shell_frame_json_open(struct sg_out *out, const struct sg_frame *f);
+/* bt --python: the native stack ST with the runtime frames of a stack
+   provider in place of the interpreter loop's frames (merge.c).  */
+struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
+				    struct sg_out *out);
 void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out);
 /* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),

@@ -1,0 +1,190 @@
+/* bt --python: merged stacks.  The native stack is printed with the
+   frames of the interpreter loop replaced by the runtime frames they run,
+   as a stack provider (the cpython plugin) gives them.
+
+   Walking from the innermost frame, each native frame the provider calls
+   an eval frame runs the runtime frames up to and including the next
+   entry frame (before 3.11 every Python frame is one; from 3.11 one
+   _PyEval_EvalFrameDefault runs the Python-to-Python calls made inside
+   it).  When the counts disagree, merging would put frames in the wrong
+   places: the runtime stack is printed alone, after a notice.  */
+#include <config.h>
+#include "shell.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rframe {
+	char *function, *file;
+	int line;
+	bool entry;
+};
+
+struct runtime {
+	const struct sg_registry_entry *provider;
+	struct rframe *a;
+	size_t n, cap;
+	bool failed;
+};
+
+static int add_rframe(const struct sg_runtime_frame *f, void *arg)
+{
+	struct runtime *r = arg;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct rframe *a = realloc(r->a, cap * sizeof(*a));
+		if (!a) {
+			r->failed = true;
+			return SG_CB_ABORT;
+		}
+		r->a = a;
+		r->cap = cap;
+	}
+	struct rframe *rf = &r->a[r->n];
+	rf->function = strdup(f->function ? f->function : "??");
+	rf->file = f->file ? strdup(f->file) : NULL;
+	rf->line = f->line;
+	rf->entry = f->entry;
+	if (!rf->function) {
+		free(rf->file);
+		r->failed = true;
+		return SG_CB_ABORT;
+	}
+	r->n++;
+	return SG_CB_OK;
+}
+
+static void runtime_clear(struct runtime *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->a[i].function);
+		free(r->a[i].file);
+	}
+	free(r->a);
+	r->a = NULL;
+	r->n = r->cap = 0;
+}
+
+struct provider_search {
+	struct sg_session *session;
+	struct sg_thread *thread;
+	struct runtime *r;
+	struct sg_error *err;
+};
+
+/* The first provider (built for ABI 1.1, which has entry and is_eval)
+   that knows the thread.  */
+static int try_provider(const struct sg_registry_entry *e, void *arg)
+{
+	struct provider_search *ps = arg;
+	const struct sg_stack_provider_ops *ops = e->ops;
+	if (e->abi_minor < 1 || !ops->is_eval)
+		return SG_CB_OK;
+	runtime_clear(ps->r);
+	struct sg_error *err = ops->frames(ps->session, ps->thread, add_rframe, ps->r, e->arg);
+	if (err == &sg_not_found)
+		return SG_CB_OK;
+	ps->r->provider = e;
+	ps->err = err;
+	return SG_CB_ABORT;
+}
+
+static bool is_eval(const struct runtime *r, const struct sg_frame *f)
+{
+	const struct sg_stack_provider_ops *ops = r->provider->ops;
+	return f->function && ops->is_eval(f->function, r->provider->arg);
+}
+
+static void print_rframe(struct sg_out *out, const struct rframe *rf, size_t number)
+{
+	sg_out_object_begin(out, NULL);
+	sg_out_string(out, "kind", "python");
+	sg_out_uint(out, "level", number);
+	sg_out_string(out, "function", rf->function);
+	sg_out_string(out, "file", rf->file);
+	if (rf->line)
+		sg_out_int(out, "line", rf->line);
+	else
+		sg_out_null(out, "line");
+	sg_out_object_end(out);
+	sg_out_printf(out, "#%-2zu [python] %s at %s:%d\n", number, rf->function,
+		      rf->file ? rf->file : "??", rf->line);
+}
+
+static void print_native(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
+			 size_t number, struct sg_out *out)
+{
+	FILE *file = sg_out_file(out);
+	if (file) {
+		shell_format_frame_as(sh, st, f, number, file);
+		return;
+	}
+	shell_frame_json_open(out, f);
+	sg_out_string(out, "kind", "native");
+	sg_out_uint(out, "merged_level", number);
+	sg_out_object_end(out);
+}
+
+struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st, struct sg_out *out)
+{
+	struct sg_session *s = sh->session;
+	struct sg_thread *th = sg_stack_thread(st);
+	struct runtime r = { 0 };
+	struct provider_search ps = { s, th, &r, NULL };
+	sg_registry_foreach(s, SG_REGISTRY_STACK_PROVIDER, try_provider, &ps);
+	if (r.failed && !ps.err)
+		ps.err = &sg_enomem;
+	sg_out_int(out, "tid", sg_thread_tid(th));
+	sg_out_string(out, "name", sg_thread_name(th));
+	size_t n = sg_stack_count(st), evals = 0, entries = 0;
+	for (size_t i = 0; r.provider && i < n; i++)
+		evals += is_eval(&r, sg_stack_frame(st, i));
+	for (size_t k = 0; k < r.n; k++)
+		entries += r.a[k].entry;
+	/* A walk that broke off still merges the frames it read, as long
+	   as they account for the eval frames.  */
+	bool merge = r.provider && evals == entries;
+	const char *notice = NULL;
+	if (r.provider && !merge)
+		notice = "cannot merge the Python frames into the native stack "
+			 "(interpreter frames and Python entry frames differ in number): "
+			 "Python frames only";
+	sg_out_array_begin(out, "frames");
+	size_t number = 0, k = 0;
+	if (merge || !r.provider) {
+		for (size_t i = 0; i < n; i++) {
+			const struct sg_frame *f = sg_stack_frame(st, i);
+			if (!merge || !is_eval(&r, f)) {
+				print_native(sh, st, f, number++, out);
+				continue;
+			}
+			/* This eval frame runs the frames up to the next entry.  */
+			for (; k < r.n; k++) {
+				print_rframe(out, &r.a[k], number++);
+				if (r.a[k].entry) {
+					k++;
+					break;
+				}
+			}
+		}
+	} else {
+		sg_out_printf(out, "%s\n", notice);
+		for (k = 0; k < r.n; k++)
+			print_rframe(out, &r.a[k], number++);
+	}
+	sg_out_array_end(out);
+	sg_out_bool(out, "merged", merge);
+	if (notice)
+		sg_out_string(out, "notice", notice);
+	if (ps.err) {
+		sg_out_printf(out, "<error: %s>\n", sg_error_message(ps.err));
+		sg_out_string(out, "python_error", sg_error_message(ps.err));
+		sg_error_destroy(ps.err);
+	}
+	const char *reason = sg_stack_stop_reason(st);
+	if (reason)
+		sg_out_printf(out, "Backtrace stopped: %s\n", reason);
+	sg_out_string(out, "stop_reason", reason);
+	runtime_clear(&r);
+	return NULL;
+}
