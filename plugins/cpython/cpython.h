@@ -1,0 +1,299 @@
+/* cpython: Python stacks, merged stacks and locals, for CPython 2.7 and
+   3.6 to 3.15.  Internal interface between the plugin's files.
+
+   The plugin reads the interpreter's own structures from the target.  Their
+   layout depends on the version and the build, so every member the plugin
+   reads is one field of struct py_offsets, named once below (PY_FIELDS)
+   with the C type and member spellings it has had.  The offsets come from
+   one of three sources, in this order:
+   - the target's DWARF, through layout bindings (lib/layout.c);
+   - _Py_DebugOffsets, the table CPython 3.13+ keeps at the start of
+     _PyRuntime for debuggers;
+   - tables generated from each version's headers (tables.c, written by
+     gen-tables.sh), for stripped interpreters before 3.13.
+   The resolved offsets are kept per build ID in the cache folder, so that
+   a second run reads no DWARF at all.  */
+#ifndef SPYGLASS_CPYTHON_H
+#define SPYGLASS_CPYTHON_H
+
+#include <spyglass/spyglass.h>
+#include <stdio.h>
+
+#define PY_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Versions as major << 8 | minor: PY_V(3, 11) = 0x30b.  */
+#define PY_V(major, minor) ((major) << 8 | (minor))
+#define PY_VMAX PY_V(3, 99)
+
+/* X(ID, TYPE, MEMBER, FIRST, LAST): field PY_ID is member MEMBER of the C
+   type TYPE in versions FIRST to LAST.  TYPE and MEMBER use the spellings
+   of layout.h ('|' between alternatives tried in order, '.' into embedded
+   structs); MEMBER NULL stands for sizeof(TYPE).  The same strings are
+   used with offsetof() by gen-tables.sh, so they must be valid C for the
+   versions they cover.  */
+#define PY_FIELDS(X)								\
+	/* the runtime: the list of interpreters, the GIL holder (3.7-3.11) */	\
+	X(RT_INTERP_HEAD, "_PyRuntimeState", "interpreters.head", PY_V(3, 7), PY_VMAX) \
+	X(RT_FINALIZING, "_PyRuntimeState", "_finalizing|finalizing", PY_V(3, 7), PY_VMAX) \
+	X(RT_TSTATE_CURRENT, "_PyRuntimeState", "gilstate.tstate_current", PY_V(3, 7), PY_V(3, 11)) \
+	X(RT_GC_COLLECTING, "_PyRuntimeState", "gc.collecting", PY_V(3, 7), PY_V(3, 8)) \
+	/* interpreters */							\
+	X(IS_NEXT, "PyInterpreterState", "next", PY_V(2, 7), PY_VMAX)		\
+	X(IS_THREADS, "PyInterpreterState", "threads.head|tstate_head", PY_V(2, 7), PY_VMAX) \
+	X(IS_ID, "PyInterpreterState", "id", PY_V(3, 7), PY_VMAX)		\
+	X(IS_MODULES, "PyInterpreterState", "imports.modules|modules", PY_V(2, 7), PY_VMAX) \
+	X(IS_SYSDICT, "PyInterpreterState", "sysdict", PY_V(2, 7), PY_VMAX)	\
+	X(IS_BUILTINS, "PyInterpreterState", "builtins", PY_V(2, 7), PY_VMAX)	\
+	X(IS_GC_COLLECTING, "PyInterpreterState", "gc.collecting", PY_V(3, 9), PY_VMAX) \
+	X(IS_GIL, "PyInterpreterState", "ceval.gil", PY_V(3, 12), PY_VMAX)	\
+	X(GIL_LOCKED, "struct _gil_runtime_state", "locked", PY_V(3, 12), PY_VMAX) \
+	X(GIL_HOLDER, "struct _gil_runtime_state", "last_holder", PY_V(3, 12), PY_VMAX) \
+	/* threads */								\
+	X(TS_NEXT, "PyThreadState", "next", PY_V(2, 7), PY_VMAX)		\
+	X(TS_INTERP, "PyThreadState", "interp", PY_V(2, 7), PY_VMAX)		\
+	X(TS_FRAME, "PyThreadState", "current_frame|frame", PY_V(2, 7), PY_VMAX) \
+	X(TS_CFRAME, "PyThreadState", "cframe", PY_V(3, 11), PY_V(3, 12))	\
+	X(TS_THREAD_ID, "PyThreadState", "thread_id", PY_V(2, 7), PY_VMAX)	\
+	X(TS_NATIVE_ID, "PyThreadState", "native_thread_id", PY_V(3, 11), PY_VMAX) \
+	X(CF_CURRENT, "_PyCFrame", "current_frame", PY_V(3, 11), PY_V(3, 12))	\
+	/* frame objects, the frames themselves up to 3.10 */			\
+	X(F_BACK, "PyFrameObject", "f_back", PY_V(2, 7), PY_V(3, 10))		\
+	X(F_CODE, "PyFrameObject", "f_code", PY_V(2, 7), PY_V(3, 10))		\
+	X(F_LASTI, "PyFrameObject", "f_lasti", PY_V(2, 7), PY_V(3, 10))		\
+	X(F_LOCALS, "PyFrameObject", "f_locals", PY_V(2, 7), PY_V(3, 10))	\
+	X(F_LOCALSPLUS, "PyFrameObject", "f_localsplus", PY_V(2, 7), PY_V(3, 10)) \
+	/* interpreter frames, 3.11+ */						\
+	X(IF_PREVIOUS, "_PyInterpreterFrame", "previous", PY_V(3, 11), PY_VMAX)	\
+	X(IF_CODE, "_PyInterpreterFrame", "f_executable|f_code", PY_V(3, 11), PY_VMAX) \
+	X(IF_INSTR, "_PyInterpreterFrame", "instr_ptr|prev_instr", PY_V(3, 11), PY_VMAX) \
+	X(IF_LOCALS, "_PyInterpreterFrame", "f_locals", PY_V(3, 11), PY_VMAX)	\
+	X(IF_LOCALSPLUS, "_PyInterpreterFrame", "localsplus", PY_V(3, 11), PY_VMAX) \
+	X(IF_OWNER, "_PyInterpreterFrame", "owner", PY_V(3, 11), PY_VMAX)	\
+	X(IF_IS_ENTRY, "_PyInterpreterFrame", "is_entry", PY_V(3, 11), PY_V(3, 11)) \
+	/* code objects */							\
+	X(CO_ARGCOUNT, "PyCodeObject", "co_argcount", PY_V(2, 7), PY_VMAX)	\
+	X(CO_KWONLYARGCOUNT, "PyCodeObject", "co_kwonlyargcount", PY_V(3, 6), PY_VMAX) \
+	X(CO_NLOCALS, "PyCodeObject", "co_nlocals", PY_V(2, 7), PY_VMAX)	\
+	X(CO_NLOCALSPLUS, "PyCodeObject", "co_nlocalsplus", PY_V(3, 11), PY_VMAX) \
+	X(CO_FLAGS, "PyCodeObject", "co_flags", PY_V(2, 7), PY_VMAX)		\
+	X(CO_FIRSTLINENO, "PyCodeObject", "co_firstlineno", PY_V(2, 7), PY_VMAX) \
+	X(CO_FILENAME, "PyCodeObject", "co_filename", PY_V(2, 7), PY_VMAX)	\
+	X(CO_NAME, "PyCodeObject", "co_name", PY_V(2, 7), PY_VMAX)		\
+	X(CO_QUALNAME, "PyCodeObject", "co_qualname", PY_V(3, 11), PY_VMAX)	\
+	X(CO_LINETABLE, "PyCodeObject", "co_linetable|co_lnotab", PY_V(2, 7), PY_VMAX) \
+	X(CO_VARNAMES, "PyCodeObject", "co_varnames", PY_V(2, 7), PY_V(3, 10))	\
+	X(CO_CELLVARS, "PyCodeObject", "co_cellvars", PY_V(2, 7), PY_V(3, 10))	\
+	X(CO_FREEVARS, "PyCodeObject", "co_freevars", PY_V(2, 7), PY_V(3, 10))	\
+	X(CO_LOCALSPLUSNAMES, "PyCodeObject", "co_localsplusnames", PY_V(3, 11), PY_VMAX) \
+	X(CO_LOCALSPLUSKINDS, "PyCodeObject", "co_localspluskinds", PY_V(3, 11), PY_VMAX) \
+	X(CO_FIRSTTRACEABLE, "PyCodeObject", "_co_firsttraceable", PY_V(3, 11), PY_V(3, 12)) \
+	X(CO_CODE_ADAPTIVE, "PyCodeObject", "co_code_adaptive", PY_V(3, 11), PY_VMAX) \
+	/* objects */								\
+	X(OB_TYPE, "PyObject", "ob_type", PY_V(2, 7), PY_VMAX)			\
+	X(VAR_SIZE, "PyVarObject", "ob_size", PY_V(2, 7), PY_VMAX)		\
+	X(TP_NAME, "PyTypeObject", "tp_name", PY_V(2, 7), PY_VMAX)		\
+	X(TP_FLAGS, "PyTypeObject", "tp_flags", PY_V(2, 7), PY_VMAX)		\
+	X(TP_BASICSIZE, "PyTypeObject", "tp_basicsize", PY_V(2, 7), PY_VMAX)	\
+	X(TP_DICTOFFSET, "PyTypeObject", "tp_dictoffset", PY_V(2, 7), PY_VMAX)	\
+	X(TUPLE_ITEM, "PyTupleObject", "ob_item", PY_V(2, 7), PY_VMAX)		\
+	X(LIST_ITEM, "PyListObject", "ob_item", PY_V(2, 7), PY_VMAX)		\
+	X(DICT_USED, "PyDictObject", "ma_used", PY_V(2, 7), PY_VMAX)		\
+	X(DICT_KEYS, "PyDictObject", "ma_keys", PY_V(3, 6), PY_VMAX)		\
+	X(DICT_VALUES, "PyDictObject", "ma_values", PY_V(3, 6), PY_VMAX)	\
+	X(DICT_MASK, "PyDictObject", "ma_mask", PY_V(2, 7), PY_V(2, 7))	\
+	X(DICT_TABLE, "PyDictObject", "ma_table", PY_V(2, 7), PY_V(2, 7))	\
+	X(DK_SIZE, "PyDictKeysObject", "dk_size", PY_V(3, 6), PY_V(3, 10))	\
+	X(DK_LOG2_SIZE, "PyDictKeysObject", "dk_log2_size", PY_V(3, 11), PY_VMAX) \
+	X(DK_LOG2_INDEX_BYTES, "PyDictKeysObject", "dk_log2_index_bytes", PY_V(3, 11), PY_VMAX) \
+	X(DK_KIND, "PyDictKeysObject", "dk_kind", PY_V(3, 11), PY_VMAX)	\
+	X(DK_NENTRIES, "PyDictKeysObject", "dk_nentries", PY_V(3, 6), PY_VMAX)	\
+	X(DK_INDICES, "PyDictKeysObject", "dk_indices", PY_V(3, 6), PY_VMAX)	\
+	X(DKE_SIZE, "PyDictKeyEntry|PyDictEntry", NULL, PY_V(2, 7), PY_VMAX)	\
+	X(DKE_KEY, "PyDictKeyEntry|PyDictEntry", "me_key", PY_V(2, 7), PY_VMAX)	\
+	X(DKE_VALUE, "PyDictKeyEntry|PyDictEntry", "me_value", PY_V(2, 7), PY_VMAX) \
+	X(DUE_SIZE, "PyDictUnicodeEntry", NULL, PY_V(3, 11), PY_VMAX)		\
+	X(DUE_KEY, "PyDictUnicodeEntry", "me_key", PY_V(3, 11), PY_VMAX)	\
+	X(DUE_VALUE, "PyDictUnicodeEntry", "me_value", PY_V(3, 11), PY_VMAX)	\
+	X(DV_VALUES, "PyDictValues", "values", PY_V(3, 11), PY_VMAX)		\
+	X(SET_USED, "PySetObject", "used", PY_V(2, 7), PY_VMAX)			\
+	X(SET_MASK, "PySetObject", "mask", PY_V(2, 7), PY_VMAX)			\
+	X(SET_TABLE, "PySetObject", "table", PY_V(2, 7), PY_VMAX)		\
+	X(SE_SIZE, "setentry", NULL, PY_V(2, 7), PY_VMAX)			\
+	X(SE_KEY, "setentry", "key", PY_V(2, 7), PY_VMAX)			\
+	X(SE_HASH, "setentry", "hash", PY_V(2, 7), PY_VMAX)			\
+	X(FLOAT_VAL, "PyFloatObject", "ob_fval", PY_V(2, 7), PY_VMAX)		\
+	X(LONG_DIGIT, "PyLongObject", "long_value.ob_digit|ob_digit", PY_V(2, 7), PY_VMAX) \
+	X(LONG_TAG, "PyLongObject", "long_value.lv_tag", PY_V(3, 12), PY_VMAX)	\
+	X(INT_IVAL, "PyIntObject", "ob_ival", PY_V(2, 7), PY_V(2, 7))		\
+	X(BYTES_SVAL, "PyBytesObject|PyStringObject", "ob_sval", PY_V(2, 7), PY_VMAX) \
+	X(UNI_LENGTH, "PyASCIIObject|PyUnicodeObject", "length", PY_V(2, 7), PY_VMAX) \
+	X(UNI_STATE, "PyASCIIObject", "state", PY_V(3, 3), PY_VMAX)		\
+	X(UNI_ASCII_SIZE, "PyASCIIObject", NULL, PY_V(3, 3), PY_VMAX)		\
+	X(UNI_COMPACT_SIZE, "PyCompactUnicodeObject", NULL, PY_V(3, 3), PY_VMAX) \
+	X(UNI_DATA, "PyUnicodeObject", "data.any|str", PY_V(2, 7), PY_VMAX)	\
+	X(UNI_CHAR_SIZE, "Py_UNICODE", NULL, PY_V(2, 7), PY_V(2, 7))
+
+enum py_field {
+#define PY_FIELD_ENUM(id, type, member, first, last) PY_##id,
+	PY_FIELDS(PY_FIELD_ENUM)
+#undef PY_FIELD_ENUM
+	PY_NFIELDS
+};
+
+struct py_field_spec {
+	const char *type;
+	const char *member;	/* NULL: sizeof(TYPE) */
+	unsigned first, last;	/* PY_V() */
+};
+
+/* Indexed by enum py_field (spec.c).  */
+extern const struct py_field_spec py_field_specs[PY_NFIELDS];
+
+/* Resolved offsets: PY_ABSENT where the member does not exist in this
+   version or build.  SIZE is the member's size in bytes (for MEMBER NULL,
+   the type's size is in OFF).  */
+#define PY_ABSENT UINT32_MAX
+struct py_offsets {
+	uint32_t off[PY_NFIELDS];
+	uint32_t size[PY_NFIELDS];
+	/* Where they came from: "DWARF", "_Py_DebugOffsets", "table 3.11",
+	   and whether they were read from the cache.  */
+	char source[96];
+	bool cached;
+};
+
+/* A built-in table for one version (tables.c).  */
+struct py_table {
+	unsigned version;	/* PY_V() */
+	const char *label;	/* "CPython 3.11.7 headers, x86-64" */
+	const struct sg_layout_row *rows;
+};
+extern const struct py_table py_tables[];
+extern const size_t py_ntables;
+
+/* ---- the interpreter found in a target (find.c) ---------------------- */
+
+struct py_proc {
+	struct sg_target *target;
+	uint32_t hexversion;	/* PY_VERSION_HEX: 0x030b07f0 */
+	unsigned version;	/* PY_V(major, minor) */
+	bool debug_build, free_threaded;
+	/* Where the interpreter lives: the executable or a libpython.  */
+	struct sg_module *module;
+	char *module_path;
+	bool shared;		/* in a libpython*.so */
+	bool embedded;		/* libpython in a program that is not python */
+	/* Anchors: _PyRuntime (3.7+), else interp_head's address and
+	   _PyThreadState_Current's (2.7, 3.6).  0 when not found.  */
+	uint64_t runtime, interp_head, tstate_current;
+	/* How each fact was found, for py-version.  */
+	char how_runtime[96], how_version[96];
+	struct py_offsets offs;
+	/* Frame owner numbers (3.11+: 3.14 renumbered them).  */
+	int owner_cstack, owner_interpreter;
+	/* Code objects already read (frames.c), valid while the target is
+	   stopped.  */
+	struct py_code **codes;
+	size_t codes_cap, ncodes;
+	uint64_t code_type;	/* the code object type, once seen (3.13+) */
+};
+
+/* Find the interpreter in TARGET: its module, version, anchors and
+   offsets.  Returns &sg_not_found with a message-free error when TARGET
+   runs no Python; other errors say what is wrong.  */
+struct sg_error *py_find(struct sg_target *target, struct py_proc **ret);
+void py_proc_destroy(struct py_proc *p);
+
+/* Fill P->offs for P->version (offsets.c).  */
+struct sg_error *py_offsets_resolve(struct py_proc *p);
+/* Forget the code objects read so far.  */
+void py_code_cache_clear(struct py_proc *p);
+
+/* ---- reading (read.c) -------------------------------------------------- */
+
+/* Read field F of the struct at ADDR as an unsigned integer of its size
+   (1, 2, 4 or 8 bytes).  Errors when the field is absent.  */
+struct sg_error *py_read_field(struct py_proc *p, uint64_t addr, enum py_field f, uint64_t *ret);
+/* Read a pointer-sized field (or any 8-byte word at ADDR + off[F]).  */
+struct sg_error *py_read_ptr(struct py_proc *p, uint64_t addr, enum py_field f, uint64_t *ret);
+static inline bool py_has(const struct py_proc *p, enum py_field f)
+{
+	return p->offs.off[f] != PY_ABSENT;
+}
+
+/* A str object (unicode on 3, str/unicode on 2.7) as UTF-8, at most MAX
+   bytes (NUL-terminated, *TRUNCATED_RET set when cut).  */
+struct sg_error *py_read_str(struct py_proc *p, uint64_t obj, size_t max, char **ret,
+			     bool *truncated_ret);
+/* A bytes object's bytes (str on 2.7), at most MAX.  */
+struct sg_error *py_read_bytes(struct py_proc *p, uint64_t obj, size_t max, char **ret,
+			       size_t *len_ret);
+/* The name of OBJ's type (tp_name), at most 128 bytes.  */
+struct sg_error *py_type_name(struct py_proc *p, uint64_t obj, char **ret);
+
+/* ---- frames (frames.c, linetable.c) --------------------------------- */
+
+/* One Python frame as the walker found it.  */
+struct py_frame {
+	uint64_t address;	/* the frame: PyFrameObject* or _PyInterpreterFrame* */
+	uint64_t code;		/* its code object */
+	const char *function;	/* co_qualname (3.11+) or co_name */
+	const char *file;
+	int line;		/* 0 when unknown */
+	/* 3.11+: the frame was entered from C (its eval loop is a native
+	   _PyEval_EvalFrameDefault of its own).  Always true before 3.11. */
+	bool entry;
+};
+
+/* One Python thread.  */
+struct py_thread {
+	uint64_t tstate;
+	uint64_t thread_id;	/* pthread_t */
+	pid_t tid;		/* the OS thread, 0 when unknown */
+	bool holds_gil;
+	char *name;		/* from threading, or NULL */
+};
+
+/* Call FN with each Python thread of P's interpreters.  */
+struct sg_error *py_threads(struct py_proc *p,
+			    int (*fn)(const struct py_thread *thread, void *arg), void *arg);
+/* Call FN with each frame of the thread whose tstate is TSTATE, innermost
+   first; at most 4096 of them.  A broken chain ends with an error after
+   the frames read so far.  */
+struct sg_error *py_frames(struct py_proc *p, uint64_t tstate,
+			   int (*fn)(const struct py_frame *frame, void *arg), void *arg);
+/* Whether a garbage collection is running.  */
+bool py_gc_running(struct py_proc *p);
+
+/* The line of code object CODE at position LASTI: for 3.11+ the index in
+   code units of the instruction, before that f_lasti as the frame holds
+   it.  */
+struct sg_error *py_code_line(struct py_proc *p, uint64_t code, int64_t lasti, int *ret);
+/* Line tables, exposed for unit tests: TABLE of LEN bytes.  */
+int py_lnotab_line(const unsigned char *table, size_t len, int firstlineno, int64_t lasti,
+		   bool signed_deltas);
+int py_linetable310_line(const unsigned char *table, size_t len, int firstlineno, int64_t lasti);
+int py_locations_line(const unsigned char *table, size_t len, int firstlineno, int64_t index);
+
+/* ---- the plugin (cpython.c) ----------------------------------------- */
+
+/* The interpreter of SESSION's target, found on first use; STATE is the
+   plugin's state, as commands receive it.  */
+struct sg_error *py_session_proc(struct sg_session *session, void *state, struct py_proc **ret);
+/* The thread state of the OS thread TID, or 0 (*RET) when it runs no
+   Python.  */
+struct sg_error *py_thread_state(struct py_proc *p, pid_t tid, uint64_t *ret);
+
+/* py-locals (locals.c).  */
+struct sg_error *py_locals_command(struct sg_session *s, const char *args, struct sg_out *out,
+				   void *state);
+
+/* ---- values (repr.c) ------------------------------------------------- */
+
+/* A bounded repr of OBJ, as Python prints it: None, bool, int (big ones
+   too), float, str, bytes, list, tuple, dict, set; "<T object at 0x...>"
+   for the rest.  At most LIMIT elements per container and characters per
+   string (0: no limit), and DEPTH levels of nesting.  Writes to OUT.  */
+struct sg_error *py_repr(struct py_proc *p, uint64_t obj, size_t limit, FILE *out);
+
+#endif
