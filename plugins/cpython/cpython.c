@@ -1,0 +1,474 @@
+/* cpython: the plugin's commands (py-bt, py-locals, py-version) and its
+   stack provider, which lets bt --python merge Python frames into native
+   stacks.
+
+   The interpreter is found once per target, before the target is stopped
+   (the provider's prepare), so that while it is stopped only the
+   interpreter's threads, frames and code objects are read.  */
+#include <config.h>
+#include "cpython.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct py_state {
+	struct sg_target *target;	/* what PROC or ERR is about */
+	struct py_proc *proc;
+	struct sg_error *err;
+};
+
+static void forget(struct sg_target *target, void *arg)
+{
+	struct py_state *st = arg;
+	if (target && st->target != target)
+		return;
+	py_proc_destroy(st->proc);
+	sg_error_destroy(st->err);
+	st->proc = NULL;
+	st->err = NULL;
+	st->target = NULL;
+}
+
+static void prepare(struct sg_session *session SG_UNUSED, struct sg_target *target, void *arg)
+{
+	struct py_state *st = arg;
+	forget(NULL, st);
+	st->target = target;
+	st->err = py_find(target, &st->proc);
+	/* What was read from the running process must not serve the stop. */
+	if (st->proc)
+		py_code_cache_clear(st->proc);
+}
+
+struct sg_error *py_session_proc(struct sg_session *s, void *state, struct py_proc **ret)
+{
+	struct py_state *st = state;
+	struct sg_target *t;
+	struct sg_error *err = sg_session_need_target(s, &t);
+	if (err)
+		return err;
+	if (st->target != t)
+		prepare(s, t, st);
+	if (st->err)
+		return sg_error_create(sg_error_code(st->err) == SG_ERROR_NOT_FOUND
+					       ? SG_ERROR_LOOKUP : sg_error_code(st->err),
+				       sg_error_message(st->err));
+	*ret = st->proc;
+	return NULL;
+}
+
+/* ---- Python threads ---- */
+
+struct thread_list {
+	struct py_thread *a;
+	size_t n, cap;
+};
+
+static int collect_thread(const struct py_thread *th, void *arg)
+{
+	struct thread_list *l = arg;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct py_thread *a = realloc(l->a, cap * sizeof(*a));
+		if (!a)
+			return SG_CB_ABORT;
+		l->a = a;
+		l->cap = cap;
+	}
+	l->a[l->n++] = *th;
+	return SG_CB_OK;
+}
+
+static struct py_thread *thread_for(struct thread_list *l, pid_t tid)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->a[i].tid == tid)
+			return &l->a[i];
+	return NULL;
+}
+
+/* ---- source lines ---- */
+
+/* Line LINE of FILE, without its indentation, or NULL.  Files are
+   re-read per lookup: a traceback shows a handful of lines.  */
+static char *source_line(struct sg_target *t, const char *file, int line)
+{
+	if (!file || file[0] == '<' || line <= 0)
+		return NULL;
+	char path[4200];
+	/* The target's own view of the file system, for containers.  */
+	snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), file);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		f = fopen(file, "re");
+	if (!f)
+		return NULL;
+	char *buf = NULL, *found = NULL;
+	size_t cap = 0;
+	for (int n = 1; getline(&buf, &cap, f) >= 0; n++) {
+		if (n == line) {
+			char *s = buf;
+			while (*s == ' ' || *s == '\t')
+				s++;
+			s[strcspn(s, "\r\n")] = '\0';
+			found = *s ? strdup(s) : NULL;
+			break;
+		}
+	}
+	free(buf);
+	fclose(f);
+	return found;
+}
+
+/* ---- py-bt ---- */
+
+struct bt_ctx {
+	struct sg_session *session;
+	struct sg_target *target;
+	struct sg_out *out;
+	bool source;
+	size_t n;
+};
+
+static int print_frame(const struct py_frame *f, void *arg)
+{
+	struct bt_ctx *c = arg;
+	char *src = c->source ? source_line(c->target, f->file, f->line) : NULL;
+	if (sg_out_json(c->out)) {
+		sg_out_object_begin(c->out, NULL);
+		sg_out_string(c->out, "kind", "python");
+		sg_out_string(c->out, "function", f->function);
+		sg_out_string(c->out, "file", f->file);
+		if (f->line)
+			sg_out_int(c->out, "line", f->line);
+		else
+			sg_out_null(c->out, "line");
+		if (src)
+			sg_out_string(c->out, "source", src);
+		sg_out_object_end(c->out);
+	} else {
+		sg_out_printf(c->out, "#%-2zu %s at %s:%d\n", c->n, f->function, f->file, f->line);
+		if (src)
+			sg_out_printf(c->out, "        %s\n", src);
+	}
+	free(src);
+	c->n++;
+	return SG_CB_OK;
+}
+
+static void thread_json_head(struct sg_out *out, pid_t tid, const char *comm,
+			     const struct py_thread *pt, bool gc)
+{
+	sg_out_int(out, "tid", tid);
+	sg_out_string(out, "name", comm);
+	sg_out_string(out, "python_name", pt ? pt->name : NULL);
+	if (pt)
+		sg_out_hex(out, "thread_id", pt->thread_id);
+	else
+		sg_out_null(out, "thread_id");
+	sg_out_bool(out, "holds_gil", pt && pt->holds_gil);
+	sg_out_bool(out, "gc_running", gc);
+}
+
+static struct sg_error *bt_thread(struct bt_ctx *c, struct py_proc *p, size_t index, pid_t tid,
+				  const char *comm, const struct py_thread *pt, bool gc)
+{
+	struct sg_out *out = c->out;
+	sg_out_object_begin(out, NULL);
+	thread_json_head(out, tid, comm, pt, gc);
+	if (index)
+		sg_out_printf(out, "Thread %zu (LWP %d \"%s\")", index, (int)tid, comm);
+	else
+		sg_out_printf(out, "Python thread (thread_id 0x%" PRIx64 ", no OS thread)",
+			      pt->thread_id);
+	if (pt && pt->name)
+		sg_out_printf(out, " \"%s\"", pt->name);
+	if (pt && pt->holds_gil)
+		sg_out_printf(out, ", holds the GIL%s", gc ? ", collecting garbage" : "");
+	sg_out_array_begin(out, "frames");
+	struct sg_error *err = NULL;
+	c->n = 0;
+	if (pt) {
+		sg_out_printf(out, ":\n");
+		err = py_frames(p, pt->tstate, print_frame, c);
+	}
+	sg_out_array_end(out);
+	if (!c->n && !err)
+		sg_out_printf(out, "%sno Python frames\n", pt ? "    " : ": ");
+	if (err) {
+		sg_out_string(out, "error", sg_error_message(err));
+		sg_out_printf(out, "    <error: %s>\n", sg_error_message(err));
+		sg_error_destroy(err);
+	}
+	sg_out_object_end(out);
+	return NULL;
+}
+
+/* "1 3": gdb thread numbers, into a set over the target's threads.  */
+static struct sg_error *parse_threads(const char *args, size_t n, bool *want)
+{
+	const char *p = args;
+	bool any = false;
+	while (*p) {
+		char *end;
+		unsigned long id = strtoul(p, &end, 10);
+		if (end == p || (*end && !isspace((unsigned char)*end)))
+			return sg_error_format(SG_ERROR_USAGE, "Usage: py-bt [THREAD...] (not \"%s\")",
+					       p);
+		if (id < 1 || id > n)
+			return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %lu", id);
+		want[id - 1] = any = true;
+		for (p = end; isspace((unsigned char)*p); p++)
+			;
+	}
+	if (!any)
+		for (size_t i = 0; i < n; i++)
+			want[i] = true;
+	return NULL;
+}
+
+static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg)
+{
+	struct py_proc *p;
+	struct sg_error *err = py_session_proc(s, arg, &p);
+	if (err)
+		return err;
+	struct sg_target *t = p->target;
+	size_t n = sg_target_thread_count(t);
+	bool *want = calloc(n ? n : 1, sizeof(*want));
+	struct thread_list l = { 0 };
+	if (!want)
+		return &sg_enomem;
+	err = parse_threads(args, n, want);
+	if (!err)
+		err = py_threads(p, collect_thread, &l);
+	if (err) {
+		free(want);
+		free(l.a);
+		return err;
+	}
+	bool gc = py_gc_running(p);
+	struct bt_ctx c = {
+		.session = s,
+		.target = t,
+		.out = out,
+		.source = sg_setting_uint(s, "python source", 1) != 0,
+	};
+	bool all = !args[0];
+	sg_out_array_begin(out, "threads");
+	for (size_t i = 0; i < n; i++) {
+		if (!want[i])
+			continue;
+		struct sg_thread *th = sg_target_thread(t, i);
+		if (i)
+			sg_out_printf(out, "\n");
+		bt_thread(&c, p, i + 1, sg_thread_tid(th), sg_thread_name(th),
+			  thread_for(&l, sg_thread_tid(th)), gc);
+	}
+	/* Python threads no OS thread matched (their thread is gone).  */
+	for (size_t k = 0; all && k < l.n; k++) {
+		if (l.a[k].tid && sg_target_thread_by_tid(t, l.a[k].tid))
+			continue;
+		sg_out_printf(out, "\n");
+		bt_thread(&c, p, 0, l.a[k].tid, "", &l.a[k], gc);
+	}
+	sg_out_array_end(out);
+	for (size_t k = 0; k < l.n; k++)
+		free(l.a[k].name);
+	free(l.a);
+	free(want);
+	return NULL;
+}
+
+/* ---- py-version ---- */
+
+static struct sg_error *cmd_py_version(struct sg_session *s, const char *args SG_UNUSED,
+				       struct sg_out *out, void *arg)
+{
+	struct py_proc *p;
+	struct sg_error *err = py_session_proc(s, arg, &p);
+	if (err)
+		return err;
+	uint32_t h = p->hexversion;
+	char version[32];
+	static const char levels[16] = { [0xa] = 'a', [0xb] = 'b', [0xc] = 'c' };
+	int len = snprintf(version, sizeof(version), "%u.%u.%u", h >> 24, (h >> 16) & 0xff,
+			   (h >> 8) & 0xff);
+	if (levels[(h >> 4) & 0xf])
+		snprintf(version + len, sizeof(version) - len, "%c%u", levels[(h >> 4) & 0xf], h & 0xf);
+	const char *where = p->embedded ? "libpython, embedded in a program"
+			  : p->shared ? "libpython" : "the executable";
+	const char *exe = sg_target_exe(p->target);
+	sg_out_string(out, "version", version);
+	sg_out_hex(out, "hexversion", h);
+	sg_out_string(out, "version_from", p->how_version);
+	sg_out_string(out, "interpreter", p->module_path);
+	sg_out_string(out, "interpreter_kind", p->embedded ? "embedded" : p->shared ? "shared" : "executable");
+	sg_out_string(out, "executable", exe);
+	if (p->runtime)
+		sg_out_hex(out, "runtime", p->runtime);
+	else
+		sg_out_null(out, "runtime");
+	sg_out_string(out, "runtime_from", p->how_runtime);
+	sg_out_bool(out, "debug_build", p->debug_build);
+	sg_out_bool(out, "free_threaded", p->free_threaded);
+	sg_out_string(out, "offsets_from", p->offs.source);
+	sg_out_bool(out, "offsets_cached", p->offs.cached);
+	sg_out_printf(out, "Python %s (hexversion 0x%08" PRIx32 "), from %s\n", version, h,
+		      p->how_version);
+	sg_out_printf(out, "Interpreter: %s (%s)\n", p->module_path, where);
+	if (p->embedded && exe)
+		sg_out_printf(out, "Program: %s\n", exe);
+	if (p->runtime)
+		sg_out_printf(out, "_PyRuntime: 0x%" PRIx64 ", from %s\n", p->runtime, p->how_runtime);
+	else
+		sg_out_printf(out, "Interpreter list: from %s\n", p->how_runtime);
+	sg_out_printf(out, "Build: %s, %s\n", p->debug_build ? "debug (Py_DEBUG)" : "release",
+		      p->free_threaded ? "free-threaded" : "with the GIL");
+	sg_out_printf(out, "Offsets: %s%s\n", p->offs.source, p->offs.cached ? " (cached)" : "");
+	return NULL;
+}
+
+/* ---- the stack provider ---- */
+
+struct provider_ctx {
+	int (*fn)(const struct sg_runtime_frame *frame, void *fn_arg);
+	void *fn_arg;
+};
+
+static int provide_frame(const struct py_frame *f, void *arg)
+{
+	struct provider_ctx *c = arg;
+	struct sg_runtime_frame rf = {
+		.function = f->function,
+		.file = f->file,
+		.line = f->line,
+		.entry = f->entry,
+	};
+	return c->fn(&rf, c->fn_arg);
+}
+
+struct find_tstate {
+	pid_t tid;
+	uint64_t tstate;
+};
+
+static int match_thread(const struct py_thread *th, void *arg)
+{
+	struct find_tstate *ft = arg;
+	if (th->tid != ft->tid)
+		return SG_CB_OK;
+	ft->tstate = th->tstate;
+	return SG_CB_ABORT;
+}
+
+struct sg_error *py_thread_state(struct py_proc *p, pid_t tid, uint64_t *ret)
+{
+	struct find_tstate ft = { tid, 0 };
+	struct sg_error *err = py_threads(p, match_thread, &ft);
+	*ret = ft.tstate;
+	return err;
+}
+
+static struct sg_error *provider_frames(struct sg_session *s, struct sg_thread *thread,
+					int (*fn)(const struct sg_runtime_frame *, void *),
+					void *fn_arg, void *arg)
+{
+	struct py_proc *p;
+	struct sg_error *err = py_session_proc(s, arg, &p);
+	if (err) {
+		sg_error_destroy(err);
+		return &sg_not_found;
+	}
+	uint64_t tstate;
+	err = py_thread_state(p, sg_thread_tid(thread), &tstate);
+	if (err)
+		return err;
+	if (!tstate)
+		return &sg_not_found;
+	struct provider_ctx c = { fn, fn_arg };
+	return py_frames(p, tstate, provide_frame, &c);
+}
+
+/* The interpreter loop: _PyEval_EvalFrameDefault (and its .cold part),
+   PyEval_EvalFrameEx before 3.6's PEP 523 hook.  */
+static bool provider_is_eval(const char *function, void *arg SG_UNUSED)
+{
+	return function && (strstr(function, "_PyEval_EvalFrameDefault") ||
+			    !strcmp(function, "PyEval_EvalFrameEx"));
+}
+
+static void state_destroy(void *arg)
+{
+	forget(NULL, arg);
+	free(arg);
+}
+
+static const struct sg_stack_provider_ops provider_ops = {
+	.frames = provider_frames,
+	.destroy = state_destroy,
+	.prepare = prepare,
+	.forget = forget,
+	.is_eval = provider_is_eval,
+};
+
+/* ---- registration ---- */
+
+static const struct sg_command commands[] = {
+	{
+		.name = "py-bt",
+		.synopsis = "py-bt [THREAD...]",
+		.summary = "Print the Python stack of every thread, or of the given ones",
+		.details = "Innermost frame first: the function (co_qualname from 3.11), file and\n"
+			   "line, and the source line when the file can be read (set python source\n"
+			   "off hides it).  Each thread says whether it holds the GIL.",
+		.handler = cmd_py_bt,
+		.flags = SG_CMD_NEEDS_TARGET,
+	},
+	{
+		.name = "py-locals",
+		.synopsis = "py-locals [FRAME]",
+		.summary = "Print the arguments and locals of a Python frame of the selected thread",
+		.details = "FRAME counts Python frames from 0, the innermost.  Values are printed as\n"
+			   "repr() would, bounded by set print elements.",
+		.handler = py_locals_command,
+		.flags = SG_CMD_NEEDS_TARGET,
+	},
+	{
+		.name = "py-version",
+		.synopsis = "py-version",
+		.summary = "Describe the Python interpreter of the target and how it was found",
+		.handler = cmd_py_version,
+		.flags = SG_CMD_NEEDS_TARGET,
+	},
+};
+
+static const struct sg_setting source_setting = {
+	.name = "python source",
+	.type = SG_SETTING_BOOL,
+	.default_value = "on",
+	.doc = "Whether py-bt shows each frame's source line",
+};
+
+static struct sg_error *init(struct sg_session *s, void **state_ret SG_UNUSED)
+{
+	struct py_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return &sg_enomem;
+	struct sg_error *err = sg_stack_provider_register(s, "cpython", &provider_ops, st);
+	if (err) {
+		free(st);
+		return err;
+	}
+	for (size_t i = 0; !err && i < PY_ARRAY_SIZE(commands); i++)
+		err = sg_command_register(s, &commands[i], st);
+	if (!err)
+		err = sg_setting_register(s, &source_setting);
+	return err;
+}
+
+SG_PLUGIN_DEFINE("cpython", PACKAGE_VERSION,
+		 "Python stacks, merged stacks and locals for CPython 2.7 and 3.6-3.15", init, NULL);

@@ -1,0 +1,425 @@
+/* The offsets of the fields the plugin reads, for the interpreter found:
+   from the cache, the module's DWARF, _Py_DebugOffsets (3.13+) or a
+   built-in table, in that order.  SPYGLASS_PYTHON_OFFSETS (a comma
+   separated list of cache, dwarf, debug-offsets, table) limits the sources,
+   so that tests can check each one alone.  */
+#include <config.h>
+#include "cpython.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum source {
+	SRC_CACHE = 1 << 0,
+	SRC_DWARF = 1 << 1,
+	SRC_DEBUG = 1 << 2,
+	SRC_TABLE = 1 << 3,
+};
+
+static unsigned allowed_sources(void)
+{
+	const char *env = getenv("SPYGLASS_PYTHON_OFFSETS");
+	if (!env || !*env)
+		return SRC_CACHE | SRC_DWARF | SRC_DEBUG | SRC_TABLE;
+	unsigned r = 0;
+	char *copy = strdup(env), *save = NULL;
+	for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w; w = strtok_r(NULL, ",", &save))
+		r |= !strcmp(w, "cache") ? SRC_CACHE : !strcmp(w, "dwarf") ? SRC_DWARF
+		   : !strcmp(w, "debug-offsets") ? SRC_DEBUG : !strcmp(w, "table") ? SRC_TABLE : 0;
+	free(copy);
+	return r;
+}
+
+static bool in_range(const struct py_proc *p, enum py_field f)
+{
+	return p->version >= py_field_specs[f].first && p->version <= py_field_specs[f].last;
+}
+
+static void clear(struct py_offsets *o)
+{
+	for (size_t i = 0; i < PY_NFIELDS; i++)
+		o->off[i] = o->size[i] = PY_ABSENT;
+}
+
+static const struct py_table *table_for(unsigned version)
+{
+	for (size_t i = 0; i < py_ntables; i++)
+		if (py_tables[i].version == version)
+			return &py_tables[i];
+	return NULL;
+}
+
+/* ---- DWARF and tables, through layout bindings ---- */
+
+/* Resolve every field of TYPE in range for P's version at once: one DWARF
+   lookup per type.  */
+static struct sg_error *resolve_type(struct py_proc *p, const char *type)
+{
+	const char *members[PY_NFIELDS + 1];
+	enum py_field ids[PY_NFIELDS];
+	char *opt[PY_NFIELDS];
+	size_t n = 0;
+	bool want_size = false;
+	for (size_t f = 0; f < PY_NFIELDS; f++) {
+		if (strcmp(py_field_specs[f].type, type) || !in_range(p, f))
+			continue;
+		if (!py_field_specs[f].member) {
+			want_size = true;
+			continue;
+		}
+		if (asprintf(&opt[n], "?%s", py_field_specs[f].member) < 0) {
+			for (size_t i = 0; i < n; i++)
+				free(opt[i]);
+			return &sg_enomem;
+		}
+		members[n] = opt[n];
+		ids[n++] = f;
+	}
+	if (!n && !want_size)
+		return NULL;
+	members[n] = NULL;
+	struct sg_layout_spec spec = { type, members };
+	struct sg_layout *l;
+	struct sg_error *err = sg_layout_resolve(p->target, &spec, NULL, &l);
+	for (size_t i = 0; i < n; i++)
+		free(opt[i]);
+	if (err) {
+		/* A type this build lacks leaves its fields absent.  */
+		if (sg_error_code(err) == SG_ERROR_LOOKUP) {
+			sg_error_destroy(err);
+			return NULL;
+		}
+		return err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!l->fields[i].present)
+			continue;
+		p->offs.off[ids[i]] = l->fields[i].offset;
+		p->offs.size[ids[i]] = l->fields[i].size;
+	}
+	if (want_size && l->size)
+		for (size_t f = 0; f < PY_NFIELDS; f++)
+			if (!py_field_specs[f].member && in_range(p, f) &&
+			    !strcmp(py_field_specs[f].type, type))
+				p->offs.off[f] = p->offs.size[f] = l->size;
+	sg_layout_destroy(l);
+	return NULL;
+}
+
+static struct sg_error *resolve_dwarf(struct py_proc *p)
+{
+	for (size_t f = 0; f < PY_NFIELDS; f++) {
+		const char *type = py_field_specs[f].type;
+		bool seen = false;
+		for (size_t g = 0; g < f && !seen; g++)
+			seen = !strcmp(py_field_specs[g].type, type);
+		if (seen)
+			continue;
+		struct sg_error *err = resolve_type(p, type);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/* Is NAME one of the '|' separated alternatives of ALTS?  */
+static bool is_alternative(const char *alts, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *a = alts; a; a = strchr(a, '|') ? strchr(a, '|') + 1 : NULL)
+		if (!strncmp(a, name, n) && (a[n] == '|' || !a[n]))
+			return true;
+	return false;
+}
+
+/* Fill the fields in range that are still absent from TABLE; the
+   generator wrote each row with the spellings of the spec that matched.
+   Returns how many were filled.  */
+static size_t fill_from_table(struct py_proc *p, const struct py_table *table, size_t first)
+{
+	size_t filled = 0;
+	for (size_t f = first; f < PY_NFIELDS; f++) {
+		if (py_has(p, f) || !in_range(p, f))
+			continue;
+		const struct py_field_spec *s = &py_field_specs[f];
+		for (const struct sg_layout_row *r = table->rows; r->type; r++) {
+			if (!is_alternative(s->type, r->type) ||
+			    (s->member ? !r->member || !is_alternative(s->member, r->member)
+				       : r->member != NULL))
+				continue;
+			p->offs.off[f] = s->member ? r->offset : r->size;
+			p->offs.size[f] = r->size;
+			filled++;
+			break;
+		}
+	}
+	return filled;
+}
+
+/* ---- _Py_DebugOffsets ---- */
+
+/* Where each field stands in _Py_DebugOffsets, by layout of that struct.
+   A row's BASE (if set) is subtracted: the struct gives some members as
+   offsets in the interpreter state where we want them in their own
+   struct.  */
+struct debug_row {
+	enum py_field field;
+	uint16_t at, base;
+};
+
+/* 3.13 (Include/internal/pycore_runtime.h).  */
+static const struct debug_row debug_313[] = {
+	{ PY_RT_FINALIZING, 32, 0 },
+	{ PY_RT_INTERP_HEAD, 40, 0 },
+	{ PY_IS_ID, 56, 0 },
+	{ PY_IS_NEXT, 64, 0 },
+	{ PY_IS_THREADS, 72, 0 },
+	{ PY_IS_MODULES, 88, 0 },
+	{ PY_IS_SYSDICT, 96, 0 },
+	{ PY_IS_BUILTINS, 104, 0 },
+	{ PY_IS_GIL, 112, 0 },
+	{ PY_GIL_LOCKED, 136, 120 },
+	{ PY_GIL_HOLDER, 144, 120 },
+	{ PY_TS_NEXT, 168, 0 },
+	{ PY_TS_INTERP, 176, 0 },
+	{ PY_TS_FRAME, 184, 0 },
+	{ PY_TS_THREAD_ID, 192, 0 },
+	{ PY_TS_NATIVE_ID, 200, 0 },
+	{ PY_IF_PREVIOUS, 232, 0 },
+	{ PY_IF_CODE, 240, 0 },
+	{ PY_IF_INSTR, 248, 0 },
+	{ PY_IF_LOCALSPLUS, 256, 0 },
+	{ PY_IF_OWNER, 264, 0 },
+	{ PY_CO_FILENAME, 280, 0 },
+	{ PY_CO_NAME, 288, 0 },
+	{ PY_CO_QUALNAME, 296, 0 },
+	{ PY_CO_LINETABLE, 304, 0 },
+	{ PY_CO_FIRSTLINENO, 312, 0 },
+	{ PY_CO_ARGCOUNT, 320, 0 },
+	{ PY_CO_LOCALSPLUSNAMES, 328, 0 },
+	{ PY_CO_LOCALSPLUSKINDS, 336, 0 },
+	{ PY_CO_CODE_ADAPTIVE, 344, 0 },
+	{ PY_OB_TYPE, 360, 0 },
+	{ PY_TP_NAME, 376, 0 },
+	{ PY_TP_FLAGS, 392, 0 },
+	{ PY_TUPLE_ITEM, 408, 0 },
+	{ PY_VAR_SIZE, 416, 0 },
+	{ PY_LIST_ITEM, 432, 0 },
+	{ PY_DICT_KEYS, 456, 0 },
+	{ PY_DICT_VALUES, 464, 0 },
+	{ PY_FLOAT_VAL, 480, 0 },
+	{ PY_LONG_TAG, 496, 0 },
+	{ PY_LONG_DIGIT, 504, 0 },
+	{ PY_BYTES_SVAL, 528, 0 },
+	{ PY_UNI_STATE, 544, 0 },
+	{ PY_UNI_LENGTH, 552, 0 },
+	{ PY_UNI_ASCII_SIZE, 560, 0 },
+};
+#define DEBUG_313_SIZE 584
+/* interpreter_state.gc plus gc.collecting.  */
+#define DEBUG_313_GC 80
+#define DEBUG_313_GC_COLLECTING 576
+
+/* The sizes of the fields the struct does not give: pointers and
+   Py_ssize_t are 8 bytes, the rest as the headers declare them.  */
+static uint32_t debug_field_size(enum py_field f)
+{
+	switch (f) {
+	case PY_IF_OWNER:
+		return 1;
+	case PY_CO_FIRSTLINENO:
+	case PY_CO_ARGCOUNT:
+	case PY_UNI_STATE:
+	case PY_GIL_LOCKED:
+	case PY_IS_GC_COLLECTING:
+		return 4;
+	default:
+		return 8;
+	}
+}
+
+static struct sg_error *read_debug_offsets(struct py_proc *p)
+{
+	if (p->version < PY_V(3, 13) || !p->runtime)
+		return &sg_not_found;
+	/* Later versions add groups after 3.13's: read the shared prefix only
+	   when the rows below match the version.  */
+	if (p->version != PY_V(3, 13))
+		return &sg_not_found;
+	unsigned char buf[DEBUG_313_SIZE];
+	struct sg_error *err = sg_target_read(p->target, p->runtime, buf, sizeof(buf));
+	if (err)
+		return err;
+	uint64_t v;
+	for (size_t i = 0; i < PY_ARRAY_SIZE(debug_313); i++) {
+		const struct debug_row *r = &debug_313[i];
+		memcpy(&v, buf + r->at, 8);
+		uint64_t base = 0;
+		if (r->base)
+			memcpy(&base, buf + r->base, 8);
+		/* Offsets into structs of a few kilobytes at most: anything
+		   larger is not a debug offsets table.  */
+		if (v < base || v - base > (1u << 20))
+			return sg_error_format(SG_ERROR_BAD_DATA,
+					       "_Py_DebugOffsets at 0x%" PRIx64 " has a bad entry at %u",
+					       p->runtime, r->at);
+		p->offs.off[r->field] = v - base;
+		p->offs.size[r->field] = debug_field_size(r->field);
+	}
+	uint64_t gc, collecting;
+	memcpy(&gc, buf + DEBUG_313_GC, 8);
+	memcpy(&collecting, buf + DEBUG_313_GC_COLLECTING, 8);
+	p->offs.off[PY_IS_GC_COLLECTING] = gc + collecting;
+	p->offs.size[PY_IS_GC_COLLECTING] = 4;
+	return NULL;
+}
+
+/* ---- the cache ---- */
+
+/* A hash of the field specs: a cache written for other fields is not
+   read.  */
+static uint32_t spec_hash(void)
+{
+	uint32_t h = 2166136261u;
+	for (size_t f = 0; f < PY_NFIELDS; f++) {
+		const char *parts[] = { py_field_specs[f].type, py_field_specs[f].member ? py_field_specs[f].member : "" };
+		for (size_t k = 0; k < 2; k++)
+			for (const char *c = parts[k]; *c; c++)
+				h = (h ^ (unsigned char)*c) * 16777619u;
+		h = (h ^ py_field_specs[f].first ^ py_field_specs[f].last << 16) * 16777619u;
+	}
+	return h;
+}
+
+static char *cache_path(struct py_proc *p, unsigned sources)
+{
+	struct sg_module_info info;
+	sg_module_info(p->module, &info);
+	if (!info.build_id)
+		return NULL;
+	char *dir = sg_cache_dir(), *path = NULL;
+	if (dir && asprintf(&path, "%s/cpython/%s-%08x-%x.offsets", dir, info.build_id,
+			    spec_hash(), sources) < 0)
+		path = NULL;
+	free(dir);
+	return path;
+}
+
+static bool cache_read(struct py_proc *p, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	char line[sizeof(p->offs.source)];
+	bool ok = fgets(line, sizeof(line), f) != NULL;
+	if (ok) {
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(p->offs.source, sizeof(p->offs.source), "%s", line);
+	}
+	for (size_t i = 0; ok && i < PY_NFIELDS; i++)
+		ok = fscanf(f, "%" SCNu32 " %" SCNu32, &p->offs.off[i], &p->offs.size[i]) == 2;
+	fclose(f);
+	return ok;
+}
+
+static void mkdir_parents(char *path)
+{
+	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+}
+
+/* Written to a temporary file and renamed, so that a concurrent run
+   never reads half a file.  */
+static void cache_write(struct py_proc *p, char *path)
+{
+	mkdir_parents(path);
+	char *tmp;
+	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
+		return;
+	FILE *f = fopen(tmp, "we");
+	if (f) {
+		fprintf(f, "%s\n", p->offs.source);
+		for (size_t i = 0; i < PY_NFIELDS; i++)
+			fprintf(f, "%" PRIu32 " %" PRIu32 "\n", p->offs.off[i], p->offs.size[i]);
+		if (fclose(f) == 0)
+			rename(tmp, path);
+	}
+	unlink(tmp);
+	free(tmp);
+}
+
+/* The newest table from 3.11 up to below P's version: for the fields of
+   dictionaries, sets and code objects that _Py_DebugOffsets does not
+   give, and whose layout has not changed since 3.11.  */
+static const struct py_table *older_table(const struct py_proc *p)
+{
+	const struct py_table *best = NULL;
+	for (size_t i = 0; i < py_ntables; i++)
+		if (py_tables[i].version < p->version && py_tables[i].version >= PY_V(3, 11) &&
+		    (!best || py_tables[i].version > best->version))
+			best = &py_tables[i];
+	return best;
+}
+
+/* "DWARF" + ", WHAT table 3.11".  */
+static void append_source(struct py_proc *p, const char *what, const struct py_table *t)
+{
+	size_t n = strlen(p->offs.source);
+	snprintf(p->offs.source + n, sizeof(p->offs.source) - n, ", %s table %u.%u", what,
+		 t->version >> 8, t->version & 0xff);
+}
+
+struct sg_error *py_offsets_resolve(struct py_proc *p)
+{
+	unsigned sources = allowed_sources();
+	clear(&p->offs);
+	char *path = sources & SRC_CACHE ? cache_path(p, sources) : NULL;
+	if (path && cache_read(p, path)) {
+		p->offs.cached = true;
+		free(path);
+		return NULL;
+	}
+	clear(&p->offs);
+	const struct py_table *table = sources & SRC_TABLE ? table_for(p->version) : NULL;
+	struct sg_error *err = &sg_not_found;
+	if ((sources & SRC_DWARF) && sg_module_has_dwarf(p->module, NULL)) {
+		err = resolve_dwarf(p);
+		if (!err) {
+			snprintf(p->offs.source, sizeof(p->offs.source), "DWARF");
+			if (table && fill_from_table(p, table, 0))
+				append_source(p, "types it lacks from", table);
+		}
+	}
+	if (err == &sg_not_found && (sources & SRC_DEBUG)) {
+		err = read_debug_offsets(p);
+		const struct py_table *older = sources & SRC_TABLE ? older_table(p) : NULL;
+		if (!err) {
+			snprintf(p->offs.source, sizeof(p->offs.source), "_Py_DebugOffsets");
+			if (older && fill_from_table(p, older, PY_OB_TYPE))
+				append_source(p, "the rest from", older);
+		}
+	}
+	if (err == &sg_not_found && table) {
+		clear(&p->offs);
+		fill_from_table(p, table, 0);
+		snprintf(p->offs.source, sizeof(p->offs.source), "table %u.%u", table->version >> 8,
+			 table->version & 0xff);
+		err = NULL;
+	}
+	if (err == &sg_not_found)
+		err = sg_error_format(SG_ERROR_LOOKUP,
+				      "no offsets for Python %u.%u in %s: no DWARF%s, no built-in table",
+				      p->version >> 8, p->version & 0xff, p->module_path,
+				      p->version >= PY_V(3, 13) ? ", no _Py_DebugOffsets" : "");
+	if (!err && path)
+		cache_write(p, path);
+	free(path);
+	return err;
+}
