@@ -73,6 +73,8 @@ struct sg_symtab_entry {
 	uint8_t type, bind;
 };
 void sg_symtab_destroy(struct sg_symtab *st);
+struct sg_symnames;
+void sg_symnames_destroy(struct sg_symnames *sn);
 /* MOD's address index, built on first use.  */
 struct sg_error *sg_module_symtab(struct sg_module *mod, const struct sg_symtab **ret);
 /* The symbol covering ADDR, or NULL.  */
@@ -132,6 +134,7 @@ void sg_name_index_stats(const struct sg_name_index *idx, struct sg_name_index_s
 struct sg_module {
 	Dwfl_Module *dwmod;
 	struct sg_symtab *symtab;
+	struct sg_symnames *symnames;	/* symbol.c: raw names, for lookups by name */
 	struct sg_name_index *names;	/* typeindex.c */
 	const char *name;
 	uint64_t start, end;
@@ -317,6 +320,7 @@ struct sg_session {
 	   (sg_session_hint_name).  */
 	struct sg_name_hint { char *name; unsigned kinds; } *hints;
 	size_t nhints, hints_cap;
+	bool no_stacks;			/* sg_session_hint_no_stacks */
 
 	struct sg_plugin *plugins;	/* in load order */
 	struct sg_plugin *loading;	/* the plugin whose init is running */

@@ -168,6 +168,9 @@ static void last_identifier(const char *name, const char **start, size_t *len)
 
 static bool raw_equals(const char *raw, const char *name)
 {
+	/* Most symbols differ at once: spare them the scan for '@'.  */
+	if (raw[0] != name[0])
+		return false;
 	size_t n = strcspn(raw, "@");
 	return strlen(name) == n && !strncmp(raw, name, n);
 }
@@ -192,46 +195,133 @@ static bool demangled_matches(const struct demangled *d, const char *name)
 	return !strcmp(d->full, name) || (d->base && !strcmp(d->base, name));
 }
 
+/* Plain names (no C++ demangling needed) are found through a hash of the
+   raw names, without the "@VERSION", built on the first such lookup in
+   the module: a scan of libc's debug symbol table costs a millisecond,
+   and plugins look up several names when they start.  */
+struct sg_symnames {
+	uint32_t *slots;	/* symbol index + 1; 0 is empty */
+	uint32_t *hashes;
+	size_t cap;
+	bool mangled;		/* some names are C++ */
+};
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+void sg_symnames_destroy(struct sg_symnames *sn)
+{
+	if (!sn)
+		return;
+	free(sn->slots);
+	free(sn->hashes);
+	free(sn);
+}
+
+static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
+{
+	int n = dwfl_module_getsymtab(dwmod);
+	struct sg_symnames *sn = calloc(1, sizeof(*sn));
+	if (!sn || n < 0)
+		goto fail;
+	sn->cap = 16;
+	while (sn->cap < 2 * (size_t)n)
+		sn->cap *= 2;
+	sn->slots = calloc(sn->cap, sizeof(*sn->slots));
+	sn->hashes = calloc(sn->cap, sizeof(*sn->hashes));
+	if (!sn->slots || !sn->hashes)
+		goto fail;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *raw = dwfl_module_getsym(dwmod, i, &sym, NULL);
+		if (!raw || !raw[0])
+			continue;
+		sn->mangled |= raw[0] == '_' && raw[1] == 'Z';
+		uint32_t h = name_hash(raw, strcspn(raw, "@"));
+		size_t k = h & (sn->cap - 1);
+		while (sn->slots[k])
+			k = (k + 1) & (sn->cap - 1);
+		sn->slots[k] = i + 1;
+		sn->hashes[k] = h;
+	}
+	return sn;
+fail:
+	sg_symnames_destroy(sn);
+	return NULL;
+}
+
+/* Weigh symbol I of MOD against *RET (of rank *BEST_RANK), for NAME.  */
+static void consider(struct sg_target *target, struct sg_module *mod, int i, const char *name,
+		     const char *ident, size_t ident_len, bool qualified, struct sg_symbol *ret,
+		     int *best_rank)
+{
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	Elf *elf;
+	Dwarf_Addr bias;
+	const char *raw = dwfl_module_getsym_info(mod->dwmod, i, &sym, &addr, &shndx, &elf, &bias);
+	if (!raw || shndx == SHN_UNDEF)
+		return;
+	int type = GELF_ST_TYPE(sym.st_info);
+	if (type == STT_SECTION || type == STT_FILE)
+		return;
+	bool match = raw_equals(raw, name);
+	if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) && ident_len &&
+	    memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
+		struct demangled *d = demangle_entry(target, raw);
+		match = d && d->full && demangled_matches(d, name);
+	}
+	if (!match)
+		return;
+	int rank = symbol_rank(target, mod, &sym);
+	if (rank <= *best_rank)
+		return;
+	*best_rank = rank;
+	ret->raw_name = raw;
+	ret->name = sg_demangle_cached(target, raw);
+	ret->address = addr;
+	ret->size = sym.st_size;
+	ret->offset = 0;
+	ret->kind = type;
+	ret->module = mod;
+	ret->section = section_name(elf, shndx);
+}
+
 /* Search MOD for NAME, keeping the best match in *RET; *BEST_RANK is the
    rank of what *RET holds (-1: nothing yet).  */
 static void lookup_in_module(struct sg_target *target, struct sg_module *mod, const char *name,
 			     const char *ident, size_t ident_len, bool qualified,
 			     struct sg_symbol *ret, int *best_rank)
 {
+	if (!qualified && !mod->symnames)
+		mod->symnames = symnames_build(mod->dwmod);
+	const struct sg_symnames *sn = qualified ? NULL : mod->symnames;
+	if (sn) {
+		/* A plain name is a raw name; C++ names are mangled, and
+		   "f" matches the demangled base of "_Z1fv" too.  */
+		uint32_t h = name_hash(name, strlen(name));
+		for (size_t k = h & (sn->cap - 1); sn->slots[k]; k = (k + 1) & (sn->cap - 1))
+			if (sn->hashes[k] == h)
+				consider(target, mod, sn->slots[k] - 1, name, ident, ident_len,
+					 qualified, ret, best_rank);
+		if (*best_rank >= 0 || !sn->mangled)
+			return;
+	}
 	int n = dwfl_module_getsymtab(mod->dwmod);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
-		GElf_Addr addr;
-		GElf_Word shndx;
-		Elf *elf;
-		Dwarf_Addr bias;
-		const char *raw = dwfl_module_getsym_info(mod->dwmod, i, &sym, &addr, &shndx, &elf,
-							  &bias);
-		if (!raw || shndx == SHN_UNDEF)
+		const char *raw = dwfl_module_getsym(mod->dwmod, i, &sym, NULL);
+		/* Cheap tests first: only a mangled name or the name itself
+		   can match.  */
+		if (!raw || (raw[0] != name[0] && !(raw[0] == '_' && raw[1] == 'Z')))
 			continue;
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_SECTION || type == STT_FILE)
-			continue;
-		bool match = raw_equals(raw, name);
-		if (!match && raw[0] == '_' && raw[1] == 'Z' && (qualified || ident_len) && ident_len &&
-		    memmem(raw, strcspn(raw, "@"), ident, ident_len)) {
-			struct demangled *d = demangle_entry(target, raw);
-			match = d && d->full && demangled_matches(d, name);
-		}
-		if (!match)
-			continue;
-		int rank = symbol_rank(target, mod, &sym);
-		if (rank <= *best_rank)
-			continue;
-		*best_rank = rank;
-		ret->raw_name = raw;
-		ret->name = sg_demangle_cached(target, raw);
-		ret->address = addr;
-		ret->size = sym.st_size;
-		ret->offset = 0;
-		ret->kind = type;
-		ret->module = mod;
-		ret->section = section_name(elf, shndx);
+		consider(target, mod, i, name, ident, ident_len, qualified, ret, best_rank);
 	}
 }
 
@@ -248,6 +338,18 @@ struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name, st
 	for (size_t m = 0; m < target->nmodules; m++)
 		lookup_in_module(target, target->modules[m], name, ident, ident_len, qualified, ret,
 				 &best_rank);
+	return best_rank < 0 ? &sg_not_found : NULL;
+}
+
+struct sg_error *sg_module_lookup_symbol(struct sg_target *target, struct sg_module *mod,
+					 const char *name, struct sg_symbol *ret)
+{
+	const char *ident;
+	size_t ident_len;
+	last_identifier(name, &ident, &ident_len);
+	int best_rank = -1;
+	lookup_in_module(target, mod, name, ident, ident_len, strpbrk(name, ":(<") != NULL, ret,
+			 &best_rank);
 	return best_rank < 0 ? &sg_not_found : NULL;
 }
 

@@ -330,6 +330,7 @@ static void drop_modules(struct sg_target *t)
 	t->members = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
+		sg_symnames_destroy(t->modules[i]->symnames);
 		sg_name_index_destroy(t->modules[i]->names);
 		free(t->modules[i]->build_id);
 		free(t->modules[i]->link_name);

@@ -67,6 +67,11 @@ SG_PUBLIC struct sg_error *sg_symbolize(struct sg_target *target, uint64_t addre
 SG_PUBLIC struct sg_error *sg_lookup_symbol(struct sg_target *target, const char *name,
 					    struct sg_symbol *ret);
 
+/* The same in MOD only: a plugin that knows where its runtime lives
+   need not search every module's symbols.  */
+SG_PUBLIC struct sg_error *sg_module_lookup_symbol(struct sg_target *target, struct sg_module *mod,
+						   const char *name, struct sg_symbol *ret);
+
 /* Call FN with each defined symbol name (demangled, without parameters) that
    starts with PREFIX, for completion.  Names may repeat.  */
 SG_PUBLIC struct sg_error *sg_symbol_names(struct sg_target *target, const char *prefix,
