@@ -270,6 +270,18 @@ static struct sg_error *resolve(struct sg_session *s, const char *line,
 	return err;
 }
 
+struct sg_error *sg_command_flags(struct sg_session *s, const char *line, unsigned *flags_ret)
+{
+	const struct sg_command_entry *e;
+	const char *args;
+	const char *path[MAX_DEPTH];
+	size_t depth;
+	struct sg_error *err = resolve(s, line + strspn(line, " \t"), &e, &args, path, &depth);
+	if (!err)
+		*flags_ret = e->cmd->flags;
+	return err;
+}
+
 struct sg_error *sg_command_execute(struct sg_session *s, const char *line, struct sg_out *out)
 {
 	while (isspace((unsigned char)*line))

@@ -89,8 +89,11 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	drop_target(s);
 	struct sg_error *err = sg_ptrace_attach(pid, sg_session_prewarm, s, &s->target);
 	drop_hints(s);
+	s->no_stacks = false;
 	return err;
 }
+
+void sg_session_hint_no_stacks(struct sg_session *s) { s->no_stacks = true; }
 
 struct sg_error *sg_session_detach(struct sg_session *s)
 {

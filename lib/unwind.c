@@ -269,7 +269,7 @@ void sg_session_prewarm(struct sg_target *t, void *arg)
 			sg_error_destroy(sg_lookup_type(t, s->hints[i].name, &die));
 	}
 	sg_registry_prepare_target(s, t);
-	if (!s->nhandlers[SG_REGISTRY_UNWINDER])
+	if (!s->nhandlers[SG_REGISTRY_UNWINDER] || s->no_stacks)
 		return;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);

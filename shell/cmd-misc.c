@@ -174,7 +174,8 @@ static struct sg_error *cmd_shell(struct sg_session *s, const char *args, struct
 
 static const struct sg_command misc_cmds[] = {
 	{ .name = "help", .aliases = "h", .synopsis = "help [COMMAND]",
-	  .summary = "Describe commands", .handler = cmd_help, .complete = complete_command_name },
+	  .summary = "Describe commands", .handler = cmd_help, .complete = complete_command_name,
+	  .flags = SG_CMD_NO_STACKS },
 	{ .name = "info", .aliases = "i", .synopsis = "info SUBCOMMAND",
 	  .summary = "Show things about the target and spyglass" },
 	{ .name = "info registries", .synopsis = "info registries",
@@ -184,11 +185,11 @@ static const struct sg_command misc_cmds[] = {
 	  .details = "Settings: print elements N|unlimited, output-format text|json,\n"
 		     "backtrace limit N|unlimited, backtrace past-main on|off, confirm on|off.\n"
 		     "\"show\" lists them.",
-	  .handler = cmd_set },
+	  .handler = cmd_set, .flags = SG_CMD_NO_STACKS },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
-	  .handler = cmd_show },
+	  .handler = cmd_show, .flags = SG_CMD_NO_STACKS },
 	{ .name = "echo", .synopsis = "echo TEXT", .summary = "Print text (with C escapes such as \\n)",
-	  .handler = cmd_echo },
+	  .handler = cmd_echo, .flags = SG_CMD_NO_STACKS },
 	{ .name = "source", .synopsis = "source FILE", .summary = "Run the commands in a file",
 	  .details = "The file stops at its first error, reported as FILE:LINE: message.\n"
 		     "Lines starting with # are comments; empty lines do nothing.",

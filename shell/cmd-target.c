@@ -348,14 +348,14 @@ static const struct sg_command target_cmds[] = {
 	  .summary = "List the threads: ID, LWP, name, state and innermost frame",
 	  .details = "State is the scheduler state just before spyglass stopped the thread\n"
 		     "(R running, S sleeping, D disk sleep, T stopped, t traced).",
-	  .handler = cmd_info_threads, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_info_threads, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 	{ .name = "thread", .synopsis = "thread [ID]", .summary = "Select a thread, or show the current one",
 	  .handler = cmd_thread, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "info sharedlibrary", .aliases = "dll", .synopsis = "info sharedlibrary",
 	  .summary = "List the modules: executable, shared libraries, vdso",
 	  .details = "Shows each module's address range, load bias, whether it has a symbol table\n"
 		     "and DWARF (Yes* when from a separate debug file), and its build ID.",
-	  .handler = cmd_info_sharedlibrary, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_info_sharedlibrary, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 	{ .name = "info symbol", .synopsis = "info symbol ADDR",
 	  .summary = "Describe the symbol at an address",
 	  .handler = cmd_info_symbol, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },

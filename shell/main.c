@@ -147,13 +147,28 @@ static void hint_line(struct sg_session *session, const char *line)
 	}
 }
 
-static void hint_names(struct sg_session *session, const struct action *actions, size_t n)
+/* Whether LINE runs a command that never unwinds native stacks.  */
+static bool no_stacks(struct sg_session *session, const char *line)
 {
+	unsigned flags = 0;
+	struct sg_error *err = sg_command_flags(session, line, &flags);
+	sg_error_destroy(err);
+	return !err && (flags & SG_CMD_NO_STACKS);
+}
+
+/* BATCH: nothing runs after the actions, so if none of them unwinds a
+   native stack the attach need not prepare for it.  */
+static void hint_names(struct sg_session *session, const struct action *actions, size_t n,
+		       bool batch)
+{
+	bool stacks = !batch || !n;
 	for (size_t i = 0; i < n; i++) {
 		if (actions[i].kind == ACTION_COMMAND) {
 			hint_line(session, actions[i].text);
+			stacks |= !no_stacks(session, actions[i].text);
 			continue;
 		}
+		stacks = true;
 		/* A -x file's commands, read once more here.  */
 		FILE *f = fopen(actions[i].text, "r");
 		char *line = NULL;
@@ -168,6 +183,8 @@ static void hint_names(struct sg_session *session, const struct action *actions,
 		if (f)
 			fclose(f);
 	}
+	if (!stacks)
+		sg_session_hint_no_stacks(session);
 }
 
 static void report_plugin_error(const struct sg_error *err, void *arg)
@@ -345,7 +362,7 @@ int main(int argc, char **argv)
 		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
 
 	if (pid) {
-		hint_names(sh.session, actions, nactions);
+		hint_names(sh.session, actions, nactions, sh.batch);
 		t0 = now_ns();
 		err = sg_session_attach(sh.session, pid);
 		attach_ns = now_ns() - t0;

@@ -27,6 +27,10 @@ typedef void sg_complete_fn(struct sg_session *session, const char *args, size_t
 enum sg_command_flags {
 	SG_CMD_NEEDS_TARGET = 1 << 0,	/* fail with "no target" when there is none */
 	SG_CMD_HIDDEN = 1 << 1,		/* not listed by help */
+	/* Never unwinds native stacks: an attach for such commands alone
+	   need not warm up the unwinders before the stop
+	   (sg_session_hint_no_stacks).  */
+	SG_CMD_NO_STACKS = 1 << 2,
 };
 
 struct sg_command {
@@ -57,6 +61,11 @@ SG_PUBLIC void sg_complete_symbol(struct sg_session *session, const char *args, 
    handler.  An empty line or a comment does nothing.  */
 SG_PUBLIC struct sg_error *sg_command_execute(struct sg_session *session, const char *line,
 					      struct sg_out *out);
+
+/* The flags of the command LINE would run, into *FLAGS_RET; an error if
+   it names no command.  */
+SG_PUBLIC struct sg_error *sg_command_flags(struct sg_session *session, const char *line,
+					    unsigned *flags_ret);
 
 /* Completion for a whole line: call FN with each candidate for the word that
    ends at END (LINE[0..END) is what was typed).  */

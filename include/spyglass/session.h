@@ -28,6 +28,10 @@ SG_PUBLIC struct sg_error *sg_session_attach(struct sg_session *session, pid_t p
 enum sg_name_kind { SG_NAME_VARIABLE = 1 << 0, SG_NAME_TYPE = 1 << 1 };
 SG_PUBLIC struct sg_error *sg_session_hint_name(struct sg_session *session, const char *name,
 						unsigned kinds);
+/* The commands to come will not unwind native stacks (py-bt, info
+   threads): the next attach skips warming up the unwinders' caches before
+   the stop, which costs milliseconds a run.  The attach forgets it.  */
+SG_PUBLIC void sg_session_hint_no_stacks(struct sg_session *session);
 /* Detach from the current target and let it run.  Returns an error if there
    is no target.  */
 SG_PUBLIC struct sg_error *sg_session_detach(struct sg_session *session);
