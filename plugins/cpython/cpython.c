@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct py_state {
 	struct sg_target *target;	/* what PROC or ERR is about */
@@ -91,35 +92,106 @@ static struct py_thread *thread_for(struct thread_list *l, pid_t tid)
 
 /* ---- source lines ---- */
 
-/* Line LINE of FILE, without its indentation, or NULL.  Files are
-   re-read per lookup: a traceback shows a handful of lines.  */
-static char *source_line(struct sg_target *t, const char *file, int line)
+/* The source files of one command, each read once: a stack of 200
+   frames in a few files must not open them 200 times while the target is
+   stopped.  */
+#define MAX_SOURCES 32
+#define MAX_SOURCE_SIZE (16u << 20)
+
+struct source {
+	char *path;
+	char *text;		/* NULL: unreadable */
+	size_t *lines;		/* offset of each line's start */
+	size_t nlines;
+};
+
+struct sources {
+	struct source a[MAX_SOURCES];
+	size_t n;
+};
+
+static void source_load(struct source *src, struct sg_target *t)
 {
-	if (!file || file[0] == '<' || line <= 0)
-		return NULL;
 	char path[4200];
 	/* The target's own view of the file system, for containers.  */
-	snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), file);
+	snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), src->path);
 	FILE *f = fopen(path, "re");
 	if (!f)
-		f = fopen(file, "re");
+		f = fopen(src->path, "re");
 	if (!f)
-		return NULL;
-	char *buf = NULL, *found = NULL;
-	size_t cap = 0;
-	for (int n = 1; getline(&buf, &cap, f) >= 0; n++) {
-		if (n == line) {
-			char *s = buf;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			s[strcspn(s, "\r\n")] = '\0';
-			found = *s ? strdup(s) : NULL;
-			break;
+		return;
+	size_t cap = 0, len = 0, ncap = 0;
+	char *text = NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 16384;
+			char *n = cap <= MAX_SOURCE_SIZE ? realloc(text, cap) : NULL;
+			if (!n)
+				break;
+			text = n;
 		}
+		size_t got = fread(text + len, 1, cap - len - 1, f);
+		len += got;
+		if (!got)
+			break;
 	}
-	free(buf);
 	fclose(f);
-	return found;
+	if (!text)
+		return;
+	text[len] = '\0';
+	for (size_t i = 0; i <= len; i++) {
+		if (i && text[i - 1] != '\n')
+			continue;
+		if (src->nlines == ncap) {
+			ncap = ncap ? 2 * ncap : 256;
+			size_t *n = realloc(src->lines, ncap * sizeof(*n));
+			if (!n)
+				break;
+			src->lines = n;
+		}
+		src->lines[src->nlines++] = i;
+	}
+	src->text = text;
+}
+
+/* Line LINE of FILE without its indentation, or NULL (borrowed).  */
+static char *source_line(struct sources *ss, struct sg_target *t, const char *file, int line,
+			 char *buf, size_t size)
+{
+	if (!file || file[0] != '/' || line <= 0)
+		return NULL;
+	struct source *src = NULL;
+	for (size_t i = 0; i < ss->n && !src; i++)
+		if (!strcmp(ss->a[i].path, file))
+			src = &ss->a[i];
+	if (!src) {
+		if (ss->n == MAX_SOURCES)
+			return NULL;
+		src = &ss->a[ss->n];
+		if (!(src->path = strdup(file)))
+			return NULL;
+		ss->n++;
+		source_load(src, t);
+	}
+	if (!src->text || (size_t)line > src->nlines)
+		return NULL;
+	const char *s = src->text + src->lines[line - 1];
+	s += strspn(s, " \t");
+	size_t n = strcspn(s, "\r\n");
+	if (!n)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)n, s);
+	return buf;
+}
+
+static void sources_clear(struct sources *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		free(ss->a[i].path);
+		free(ss->a[i].text);
+		free(ss->a[i].lines);
+	}
+	ss->n = 0;
 }
 
 /* ---- py-bt ---- */
@@ -129,13 +201,16 @@ struct bt_ctx {
 	struct sg_target *target;
 	struct sg_out *out;
 	bool source;
+	struct sources sources;
 	size_t n;
 };
 
 static int print_frame(const struct py_frame *f, void *arg)
 {
 	struct bt_ctx *c = arg;
-	char *src = c->source ? source_line(c->target, f->file, f->line) : NULL;
+	char buf[1024];
+	const char *src = c->source ? source_line(&c->sources, c->target, f->file, f->line, buf,
+						  sizeof(buf)) : NULL;
 	if (sg_out_json(c->out)) {
 		sg_out_object_begin(c->out, NULL);
 		sg_out_string(c->out, "kind", "python");
@@ -153,7 +228,6 @@ static int print_frame(const struct py_frame *f, void *arg)
 		if (src)
 			sg_out_printf(c->out, "        %s\n", src);
 	}
-	free(src);
 	c->n++;
 	return SG_CB_OK;
 }
@@ -276,6 +350,7 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 		bt_thread(&c, p, 0, l.a[k].tid, "", &l.a[k], gc);
 	}
 	sg_out_array_end(out);
+	sources_clear(&c.sources);
 	for (size_t k = 0; k < l.n; k++)
 		free(l.a[k].name);
 	free(l.a);
@@ -329,6 +404,69 @@ static struct sg_error *cmd_py_version(struct sg_session *s, const char *args SG
 	sg_out_printf(out, "Build: %s, %s\n", p->debug_build ? "debug (Py_DEBUG)" : "release",
 		      p->free_threaded ? "free-threaded" : "with the GIL");
 	sg_out_printf(out, "Offsets: %s%s\n", p->offs.source, p->offs.cached ? " (cached)" : "");
+	return NULL;
+}
+
+/* ---- maintenance time-py-bt ---- */
+
+static int count_frame(const struct py_frame *f SG_UNUSED, void *arg)
+{
+	(*(size_t *)arg)++;
+	return SG_CB_OK;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The profiler's per-sample cost: the selected thread's Python stack
+   walked COUNT times, with the code objects remembered across walks (as
+   a sampler keeps them) and forgotten before each walk.  Target memory
+   comes from the page cache after the first walk either way.  */
+static struct sg_error *cmd_time_py_bt(struct sg_session *s, const char *args,
+				       struct sg_out *out, void *arg)
+{
+	char *end;
+	unsigned long count = args[0] ? strtoul(args, &end, 10) : 1000;
+	if (args[0] && (*end || count == 0 || count > 1000000))
+		return sg_error_create(SG_ERROR_USAGE, "Usage: maintenance time-py-bt [COUNT]");
+	struct py_proc *p;
+	struct sg_error *err = py_session_proc(s, arg, &p);
+	if (err)
+		return err;
+	struct sg_thread *th = sg_session_thread(s);
+	uint64_t tstate;
+	if ((err = py_thread_state(p, sg_thread_tid(th), &tstate)))
+		return err;
+	if (!tstate)
+		return sg_error_format(SG_ERROR_USAGE, "thread %zu runs no Python code",
+				       sg_thread_index(th) + 1);
+	size_t frames = 0;
+	if ((err = py_frames(p, tstate, count_frame, &frames)))
+		return err;
+	double us[2];
+	for (int cold = 0; cold < 2; cold++) {
+		uint64_t t0 = now_ns();
+		for (unsigned long i = 0; i < count && !err; i++) {
+			size_t n = 0;
+			if (cold)
+				py_code_cache_clear(p);
+			err = py_frames(p, tstate, count_frame, &n);
+		}
+		if (err)
+			return err;
+		us[cold] = (now_ns() - t0) / 1e3 / count;
+	}
+	sg_out_printf(out, "thread %zu: %zu Python frames; walk %.2f us with code objects "
+		      "remembered, %.2f us reading them again (mean of %lu)\n",
+		      sg_thread_index(th) + 1, frames, us[0], us[1], count);
+	sg_out_uint(out, "frames", frames);
+	sg_out_uint(out, "count", count);
+	sg_out_int(out, "warm_ns", (int64_t)(us[0] * 1000));
+	sg_out_int(out, "cold_code_ns", (int64_t)(us[1] * 1000));
 	return NULL;
 }
 
@@ -426,7 +564,7 @@ static const struct sg_command commands[] = {
 			   "line, and the source line when the file can be read (set python source\n"
 			   "off hides it).  Each thread says whether it holds the GIL.",
 		.handler = cmd_py_bt,
-		.flags = SG_CMD_NEEDS_TARGET,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
 	},
 	{
 		.name = "py-locals",
@@ -435,14 +573,21 @@ static const struct sg_command commands[] = {
 		.details = "FRAME counts Python frames from 0, the innermost.  Values are printed as\n"
 			   "repr() would, bounded by set print elements.",
 		.handler = py_locals_command,
-		.flags = SG_CMD_NEEDS_TARGET,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
+	},
+	{
+		.name = "maintenance time-py-bt",
+		.synopsis = "maintenance time-py-bt [COUNT]",
+		.summary = "Time COUNT walks of the selected thread's Python stack",
+		.handler = cmd_time_py_bt,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
 	},
 	{
 		.name = "py-version",
 		.synopsis = "py-version",
 		.summary = "Describe the Python interpreter of the target and how it was found",
 		.handler = cmd_py_version,
-		.flags = SG_CMD_NEEDS_TARGET,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
 	},
 };
 

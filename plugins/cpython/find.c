@@ -24,9 +24,12 @@
 #define MAX_SCAN (64u << 20)
 #define SCAN_CHUNK (1u << 20)
 
-static bool lookup(struct sg_target *t, const char *name, struct sg_symbol *ret)
+/* NAME in MOD, or in every module when MOD is NULL.  */
+static bool lookup(struct sg_target *t, struct sg_module *mod, const char *name,
+		   struct sg_symbol *ret)
 {
-	struct sg_error *err = sg_lookup_symbol(t, name, ret);
+	struct sg_error *err = mod ? sg_module_lookup_symbol(t, mod, name, ret)
+				   : sg_lookup_symbol(t, name, ret);
 	if (err) {
 		sg_error_destroy(err);
 		return false;
@@ -213,31 +216,40 @@ static void set_version(struct py_proc *p, uint32_t hex, const char *how)
 }
 
 /* The anchor: _PyRuntime, or before 3.7 the interpreter list and the
-   current thread.  */
-static void find_anchor(struct py_proc *p, struct sg_symbol *sym)
+   current thread, in MOD (NULL: any module).  */
+static bool find_anchor_symbols(struct py_proc *p, struct sg_module *mod, struct sg_symbol *sym)
 {
 	struct sg_target *t = p->target;
-	if (lookup(t, "_PyRuntime", sym)) {
+	if (lookup(t, mod, "_PyRuntime", sym)) {
 		p->runtime = sym->address;
 		p->module = sym->module;
 		snprintf(p->how_runtime, sizeof(p->how_runtime), "symbol _PyRuntime");
-		return;
+		return true;
 	}
-	if (lookup(t, "_PyThreadState_Current", sym)) {
+	if (lookup(t, mod, "_PyThreadState_Current", sym)) {
 		p->tstate_current = sym->address;
 		p->module = sym->module;
 		snprintf(p->how_runtime, sizeof(p->how_runtime), "symbol _PyThreadState_Current");
 	}
 	/* Static in Python/pystate.c: only in .symtab.  */
-	if (lookup(t, "interp_head", sym) && (!p->module || sym->module == p->module)) {
+	if (lookup(t, p->module ? p->module : mod, "interp_head", sym)) {
 		p->interp_head = sym->address;
 		p->module = sym->module;
 		snprintf(p->how_runtime, sizeof(p->how_runtime), "symbol interp_head");
 	}
-	if (p->module)
-		return;
+	return p->module != NULL;
+}
+
+/* The module named like libpython or python is tried first: a lookup in
+   every module reads every symbol table, libc's debug symbols
+   included.  */
+static void find_anchor(struct py_proc *p, struct sg_symbol *sym)
+{
+	struct sg_target *t = p->target;
 	struct module_pick pick = { 0 };
 	sg_error_destroy(sg_target_modules(t, pick_module, &pick));
+	if ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) || find_anchor_symbols(p, NULL, sym))
+		return;
 	if (!pick.mod)
 		return;
 	uint64_t size = 0, addr = section_address(pick.mod, ".PyRuntime", &size);
@@ -275,7 +287,7 @@ static void find_version(struct py_proc *p, struct sg_symbol *sym)
 		sg_error_destroy(err);
 	}
 	uint64_t v;
-	if (lookup(t, "Py_Version", sym) && sym->module == p->module &&
+	if (lookup(t, p->module, "Py_Version", sym) &&
 	    !(err = sg_target_read_u64(t, sym->address, &v))) {
 		if (v >> 24 == 3) {
 			set_version(p, (uint32_t)v, "symbol Py_Version");
@@ -323,7 +335,8 @@ struct sg_error *py_find(struct sg_target *t, struct py_proc **ret)
 	p->shared = library;
 	const char *exe = sg_target_exe(t);
 	p->embedded = library && exe && strncmp(base_name(exe), "python", 6);
-	p->debug_build = lookup(t, "_Py_RefTotal", &sym) || lookup(t, "_Py_GetGlobalRefTotal", &sym);
+	p->debug_build = lookup(t, p->module, "_Py_RefTotal", &sym) ||
+			 lookup(t, p->module, "_Py_GetGlobalRefTotal", &sym);
 	find_version(p, &sym);
 	if (!p->version) {
 		py_proc_destroy(p);

@@ -219,10 +219,135 @@ static const struct debug_row debug_313[] = {
 	{ PY_UNI_LENGTH, 552, 0 },
 	{ PY_UNI_ASCII_SIZE, 560, 0 },
 };
-#define DEBUG_313_SIZE 584
-/* interpreter_state.gc plus gc.collecting.  */
-#define DEBUG_313_GC 80
-#define DEBUG_313_GC_COLLECTING 576
+
+/* 3.14 (Include/internal/pycore_debug_offsets.h): the interpreter gains
+   threads_main, code_object_generation and tlbc_generation, the frame
+   stackpointer and tlbc_index, the code object co_tlbc, and a set group
+   appears.  */
+static const struct debug_row debug_314[] = {
+	{ PY_RT_FINALIZING, 32, 0 },
+	{ PY_RT_INTERP_HEAD, 40, 0 },
+	{ PY_IS_ID, 56, 0 },
+	{ PY_IS_NEXT, 64, 0 },
+	{ PY_IS_THREADS, 72, 0 },
+	{ PY_IS_MODULES, 96, 0 },
+	{ PY_IS_SYSDICT, 104, 0 },
+	{ PY_IS_BUILTINS, 112, 0 },
+	{ PY_IS_GIL, 120, 0 },
+	{ PY_GIL_LOCKED, 144, 128 },
+	{ PY_GIL_HOLDER, 152, 128 },
+	{ PY_TS_NEXT, 192, 0 },
+	{ PY_TS_INTERP, 200, 0 },
+	{ PY_TS_FRAME, 208, 0 },
+	{ PY_TS_THREAD_ID, 216, 0 },
+	{ PY_TS_NATIVE_ID, 224, 0 },
+	{ PY_IF_PREVIOUS, 256, 0 },
+	{ PY_IF_CODE, 264, 0 },
+	{ PY_IF_INSTR, 272, 0 },
+	{ PY_IF_LOCALSPLUS, 280, 0 },
+	{ PY_IF_OWNER, 288, 0 },
+	{ PY_CO_FILENAME, 320, 0 },
+	{ PY_CO_NAME, 328, 0 },
+	{ PY_CO_QUALNAME, 336, 0 },
+	{ PY_CO_LINETABLE, 344, 0 },
+	{ PY_CO_FIRSTLINENO, 352, 0 },
+	{ PY_CO_ARGCOUNT, 360, 0 },
+	{ PY_CO_LOCALSPLUSNAMES, 368, 0 },
+	{ PY_CO_LOCALSPLUSKINDS, 376, 0 },
+	{ PY_CO_CODE_ADAPTIVE, 384, 0 },
+	{ PY_OB_TYPE, 408, 0 },
+	{ PY_TP_NAME, 424, 0 },
+	{ PY_TP_FLAGS, 440, 0 },
+	{ PY_TUPLE_ITEM, 456, 0 },
+	{ PY_VAR_SIZE, 464, 0 },
+	{ PY_LIST_ITEM, 480, 0 },
+	{ PY_SET_USED, 504, 0 },
+	{ PY_SET_TABLE, 512, 0 },
+	{ PY_SET_MASK, 520, 0 },
+	{ PY_DICT_KEYS, 536, 0 },
+	{ PY_DICT_VALUES, 544, 0 },
+	{ PY_FLOAT_VAL, 560, 0 },
+	{ PY_LONG_TAG, 576, 0 },
+	{ PY_LONG_DIGIT, 584, 0 },
+	{ PY_BYTES_SVAL, 608, 0 },
+	{ PY_UNI_STATE, 624, 0 },
+	{ PY_UNI_LENGTH, 632, 0 },
+	{ PY_UNI_ASCII_SIZE, 640, 0 },
+};
+
+/* 3.15: the thread state gains base_frame, last_profiled_frame(_seq),
+   holds_gil, gil_requested and the exception state; the type object
+   tp_basicsize and tp_dictoffset; heap types, and the compact string's
+   size.  */
+static const struct debug_row debug_315[] = {
+	{ PY_RT_FINALIZING, 32, 0 },
+	{ PY_RT_INTERP_HEAD, 40, 0 },
+	{ PY_IS_ID, 56, 0 },
+	{ PY_IS_NEXT, 64, 0 },
+	{ PY_IS_THREADS, 72, 0 },
+	{ PY_IS_MODULES, 96, 0 },
+	{ PY_IS_SYSDICT, 104, 0 },
+	{ PY_IS_BUILTINS, 112, 0 },
+	{ PY_IS_GIL, 120, 0 },
+	{ PY_GIL_LOCKED, 144, 128 },
+	{ PY_GIL_HOLDER, 152, 128 },
+	{ PY_TS_NEXT, 192, 0 },
+	{ PY_TS_INTERP, 200, 0 },
+	{ PY_TS_FRAME, 208, 0 },
+	{ PY_TS_THREAD_ID, 240, 0 },
+	{ PY_TS_NATIVE_ID, 248, 0 },
+	{ PY_IF_PREVIOUS, 320, 0 },
+	{ PY_IF_CODE, 328, 0 },
+	{ PY_IF_INSTR, 336, 0 },
+	{ PY_IF_LOCALSPLUS, 344, 0 },
+	{ PY_IF_OWNER, 352, 0 },
+	{ PY_CO_FILENAME, 384, 0 },
+	{ PY_CO_NAME, 392, 0 },
+	{ PY_CO_QUALNAME, 400, 0 },
+	{ PY_CO_LINETABLE, 408, 0 },
+	{ PY_CO_FIRSTLINENO, 416, 0 },
+	{ PY_CO_ARGCOUNT, 424, 0 },
+	{ PY_CO_LOCALSPLUSNAMES, 432, 0 },
+	{ PY_CO_LOCALSPLUSKINDS, 440, 0 },
+	{ PY_CO_CODE_ADAPTIVE, 448, 0 },
+	{ PY_OB_TYPE, 472, 0 },
+	{ PY_TP_NAME, 488, 0 },
+	{ PY_TP_FLAGS, 504, 0 },
+	{ PY_TP_BASICSIZE, 512, 0 },
+	{ PY_TP_DICTOFFSET, 520, 0 },
+	{ PY_TUPLE_ITEM, 552, 0 },
+	{ PY_VAR_SIZE, 560, 0 },
+	{ PY_LIST_ITEM, 576, 0 },
+	{ PY_SET_USED, 600, 0 },
+	{ PY_SET_TABLE, 608, 0 },
+	{ PY_SET_MASK, 616, 0 },
+	{ PY_DICT_KEYS, 632, 0 },
+	{ PY_DICT_VALUES, 640, 0 },
+	{ PY_FLOAT_VAL, 656, 0 },
+	{ PY_LONG_TAG, 672, 0 },
+	{ PY_LONG_DIGIT, 680, 0 },
+	{ PY_BYTES_SVAL, 704, 0 },
+	{ PY_UNI_STATE, 720, 0 },
+	{ PY_UNI_LENGTH, 728, 0 },
+	{ PY_UNI_ASCII_SIZE, 736, 0 },
+	{ PY_UNI_COMPACT_SIZE, 744, 0 },
+};
+
+/* One layout of _Py_DebugOffsets: its rows, its size, and where the
+   interpreter's gc member and gc.collecting stand in it.  */
+struct debug_layout {
+	unsigned version;
+	const struct debug_row *rows;
+	size_t nrows;
+	uint16_t size, gc, gc_collecting;
+};
+
+static const struct debug_layout debug_layouts[] = {
+	{ PY_V(3, 13), debug_313, PY_ARRAY_SIZE(debug_313), 584, 80, 576 },
+	{ PY_V(3, 14), debug_314, PY_ARRAY_SIZE(debug_314), 760, 88, 656 },
+	{ PY_V(3, 15), debug_315, PY_ARRAY_SIZE(debug_315), 888, 88, 760 },
+};
+#define MAX_DEBUG_SIZE 1024
 
 /* The sizes of the fields the struct does not give: pointers and
    Py_ssize_t are 8 bytes, the rest as the headers declare them.  */
@@ -244,25 +369,30 @@ static uint32_t debug_field_size(enum py_field f)
 
 static struct sg_error *read_debug_offsets(struct py_proc *p)
 {
-	if (p->version < PY_V(3, 13) || !p->runtime)
+	const struct debug_layout *d = NULL;
+	for (size_t i = 0; i < PY_ARRAY_SIZE(debug_layouts); i++)
+		if (debug_layouts[i].version == p->version)
+			d = &debug_layouts[i];
+	/* A later version may reorder the groups: without its layout the
+	   struct cannot be read.  */
+	if (!d || !p->runtime)
 		return &sg_not_found;
-	/* Later versions add groups after 3.13's: read the shared prefix only
-	   when the rows below match the version.  */
-	if (p->version != PY_V(3, 13))
-		return &sg_not_found;
-	unsigned char buf[DEBUG_313_SIZE];
-	struct sg_error *err = sg_target_read(p->target, p->runtime, buf, sizeof(buf));
+	unsigned char buf[MAX_DEBUG_SIZE];
+	struct sg_error *err = sg_target_read(p->target, p->runtime, buf, d->size);
 	if (err)
 		return err;
+	if (memcmp(buf, "xdebugpy", 8))
+		return sg_error_format(SG_ERROR_BAD_DATA, "no _Py_DebugOffsets at 0x%" PRIx64,
+				       p->runtime);
 	uint64_t v;
-	for (size_t i = 0; i < PY_ARRAY_SIZE(debug_313); i++) {
-		const struct debug_row *r = &debug_313[i];
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct debug_row *r = &d->rows[i];
 		memcpy(&v, buf + r->at, 8);
 		uint64_t base = 0;
 		if (r->base)
 			memcpy(&base, buf + r->base, 8);
-		/* Offsets into structs of a few kilobytes at most: anything
-		   larger is not a debug offsets table.  */
+		/* Offsets into structs of a few hundred kilobytes at most:
+		   anything larger is not a debug offsets table.  */
 		if (v < base || v - base > (1u << 20))
 			return sg_error_format(SG_ERROR_BAD_DATA,
 					       "_Py_DebugOffsets at 0x%" PRIx64 " has a bad entry at %u",
@@ -271,20 +401,24 @@ static struct sg_error *read_debug_offsets(struct py_proc *p)
 		p->offs.size[r->field] = debug_field_size(r->field);
 	}
 	uint64_t gc, collecting;
-	memcpy(&gc, buf + DEBUG_313_GC, 8);
-	memcpy(&collecting, buf + DEBUG_313_GC_COLLECTING, 8);
-	p->offs.off[PY_IS_GC_COLLECTING] = gc + collecting;
-	p->offs.size[PY_IS_GC_COLLECTING] = 4;
+	memcpy(&gc, buf + d->gc, 8);
+	memcpy(&collecting, buf + d->gc_collecting, 8);
+	if (gc < (1u << 20) && collecting < (1u << 20)) {
+		p->offs.off[PY_IS_GC_COLLECTING] = gc + collecting;
+		p->offs.size[PY_IS_GC_COLLECTING] = 4;
+	}
 	return NULL;
 }
 
 /* ---- the cache ---- */
 
-/* A hash of the field specs: a cache written for other fields is not
+/* A hash of the field specs: a cache written for other fields, or by a
+   plugin that resolved them another way (bump CACHE_FORMAT then), is not
    read.  */
+#define CACHE_FORMAT 2
 static uint32_t spec_hash(void)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = 2166136261u ^ CACHE_FORMAT;
 	for (size_t f = 0; f < PY_NFIELDS; f++) {
 		const char *parts[] = { py_field_specs[f].type, py_field_specs[f].member ? py_field_specs[f].member : "" };
 		for (size_t k = 0; k < 2; k++)
@@ -355,14 +489,14 @@ static void cache_write(struct py_proc *p, char *path)
 	free(tmp);
 }
 
-/* The newest table from 3.11 up to below P's version: for the fields of
+/* The newest table from 3.11 up to P's version: for the fields of
    dictionaries, sets and code objects that _Py_DebugOffsets does not
    give, and whose layout has not changed since 3.11.  */
 static const struct py_table *older_table(const struct py_proc *p)
 {
 	const struct py_table *best = NULL;
 	for (size_t i = 0; i < py_ntables; i++)
-		if (py_tables[i].version < p->version && py_tables[i].version >= PY_V(3, 11) &&
+		if (py_tables[i].version <= p->version && py_tables[i].version >= PY_V(3, 11) &&
 		    (!best || py_tables[i].version > best->version))
 			best = &py_tables[i];
 	return best;
