@@ -295,5 +295,9 @@ struct sg_error *py_locals_command(struct sg_session *s, const char *args, struc
    for the rest.  At most LIMIT elements per container and characters per
    string (0: no limit), and DEPTH levels of nesting.  Writes to OUT.  */
 struct sg_error *py_repr(struct py_proc *p, uint64_t obj, size_t limit, FILE *out);
+/* Call FN with each key and value of the dict at DICT, in insertion
+   order, at most a bounded number of them.  */
+struct sg_error *py_dict_items(struct py_proc *p, uint64_t dict,
+			       int (*fn)(uint64_t key, uint64_t value, void *arg), void *arg);
 
 #endif
