@@ -224,7 +224,10 @@ static int print_frame(const struct py_frame *f, void *arg)
 			sg_out_string(c->out, "source", src);
 		sg_out_object_end(c->out);
 	} else {
-		sg_out_printf(c->out, "#%-2zu %s at %s:%d\n", c->n, f->function, f->file, f->line);
+		sg_out_printf(c->out, "#%-2zu %s at %s", c->n, f->function, f->file);
+		if (f->line)
+			sg_out_printf(c->out, ":%d", f->line);
+		sg_out_printf(c->out, "\n");
 		if (src)
 			sg_out_printf(c->out, "        %s\n", src);
 	}

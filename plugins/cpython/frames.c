@@ -328,9 +328,11 @@ static struct sg_error *walk_old(struct py_proc *p, uint64_t frame,
 			err = py_read_field(p, frame, PY_F_LASTI, &lasti);
 		if (!err)
 			err = py_read_ptr(p, frame, PY_F_BACK, &back);
-		if (!err)
-			err = emit(p, frame, code, (int64_t)(int32_t)lasti, true, fn, arg, &stop);
-		if (err)
+		if (err) {
+			err = sg_error_prefix(err, "Python frame at 0x%" PRIx64, frame);
+			break;
+		}
+		if ((err = emit(p, frame, code, (int64_t)(int32_t)lasti, true, fn, arg, &stop)))
 			break;
 		frame = back;
 	}
@@ -391,8 +393,10 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 		err = py_read_field(p, frame, PY_IF_OWNER, &owner);
 		if (!err)
 			err = py_read_ptr(p, frame, PY_IF_PREVIOUS, &prev);
-		if (err)
+		if (err) {
+			err = sg_error_prefix(err, "Python frame at 0x%" PRIx64, frame);
 			break;
+		}
 		bool shim = (int)owner == p->owner_cstack || (int)owner == p->owner_interpreter;
 		if (shim) {
 			pend_entry = true;
@@ -404,8 +408,10 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 			err = py_read_ptr(p, frame, PY_IF_INSTR, &instr);
 		if (!err && py_has(p, PY_IF_IS_ENTRY))
 			err = py_read_field(p, frame, PY_IF_IS_ENTRY, &entry);
-		if (err)
+		if (err) {
+			err = sg_error_prefix(err, "Python frame at 0x%" PRIx64, frame);
 			break;
+		}
 		if (!is_code || !code) {
 			frame = prev;
 			continue;
@@ -429,9 +435,15 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 		pend_entry = entry != 0;
 		frame = prev;
 	}
-	/* The outermost frame was entered from C.  */
-	if (!err && !stop && pend)
-		err = emit(p, pend, pend_code, pend_pos, true, fn, arg, &stop);
+	/* The outermost frame was entered from C.  A walk that broke off
+	   still shows the frame it had read.  */
+	if (!stop && pend) {
+		struct sg_error *e = emit(p, pend, pend_code, pend_pos, true, fn, arg, &stop);
+		if (err)
+			sg_error_destroy(e);
+		else
+			err = e;
+	}
 	free(seen.a);
 	return err;
 }

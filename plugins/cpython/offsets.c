@@ -429,15 +429,15 @@ static uint32_t spec_hash(void)
 	return h;
 }
 
-static char *cache_path(struct py_proc *p, unsigned sources)
+static char *cache_path(struct py_proc *p)
 {
 	struct sg_module_info info;
 	sg_module_info(p->module, &info);
 	if (!info.build_id)
 		return NULL;
 	char *dir = sg_cache_dir(), *path = NULL;
-	if (dir && asprintf(&path, "%s/cpython/%s-%08x-%x.offsets", dir, info.build_id,
-			    spec_hash(), sources) < 0)
+	if (dir && asprintf(&path, "%s/cpython/%s-%08x.offsets", dir, info.build_id,
+			    spec_hash()) < 0)
 		path = NULL;
 	free(dir);
 	return path;
@@ -514,7 +514,9 @@ struct sg_error *py_offsets_resolve(struct py_proc *p)
 {
 	unsigned sources = allowed_sources();
 	clear(&p->offs);
-	char *path = sources & SRC_CACHE ? cache_path(p, sources) : NULL;
+	/* Only runs that allow the cache read or write it: a test that
+	   limits the sources to one must not be answered by another's.  */
+	char *path = sources & SRC_CACHE ? cache_path(p) : NULL;
 	if (path && cache_read(p, path)) {
 		p->offs.cached = true;
 		free(path);
