@@ -2,7 +2,8 @@
 # Set up spyglass on a Debian 12 machine and run one of its jobs.
 #
 #   ./setup.sh demo    install, build, attach to a demo process and show its
-#                      threads and modules
+#                      threads, modules and stacks, then a Python process's
+#                      Python stacks, a merged stack and Python locals
 #   ./setup.sh check   install, build, run the test suite
 #   ./setup.sh build   install and build only
 #   ./setup.sh deps    install the Debian packages only
@@ -29,6 +30,11 @@ packages=(
 	gdb elfutils binutils jq tmux util-linux procps libc6-dbg
 	# the libc++ plugin's fixture is built by clang against libc++
 	clang libc++-dev libc++abi-dev
+	# the cpython plugin: Debian's stripped python3.11 is a target, its
+	# -dbg package brings gdb's py-bt (the oracle) and the debug file;
+	# austin is the Python sampler bench/py-bt.sh compares with;
+	# patchelf and the archive keyring fetch unstable's 3.13-3.15
+	python3.11 python3.11-dbg austin patchelf debian-archive-keyring
 )
 
 install_deps() {
@@ -46,6 +52,14 @@ install_deps() {
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -q >/dev/null
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Real CPython 3.13, 3.14 and 3.15 builds from Debian unstable, unpacked
+# under /opt/spyglass-pythons for the cpython plugin's tests; without
+# network the tests skip those versions and say why.
+get_pythons() {
+	[ "$(id -u)" = 0 ] || return 0
+	tests/get-debian-pythons.sh
 }
 
 build() {
@@ -80,12 +94,29 @@ demo() {
 	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs:$build/plugins/libstdcxx/.libs" \
 		"$build/shell/spyglass" -nx -p "$pid" -batch \
 		-ex 'info threads' -ex 'info sharedlibrary' -ex 'thread apply all bt' --stats
+
+	# A Python program: its Python stacks, then one merged with the
+	# native frames.
+	demo_py_out=$(mktemp)
+	/usr/bin/python3.11 "$src/tests/python/demo.py" >"$demo_py_out" &
+	demo_py=$!
+	trap 'kill "$demo_pid" "$demo_py" 2>/dev/null; rm -f "$demo_out" "$demo_py_out"' EXIT
+	for _ in $(seq 1 200); do
+		grep -q ready "$demo_py_out" && break
+		sleep 0.025
+	done
+	echo
+	echo "== spyglass -p $demo_py -batch -ex py-version -ex py-bt -ex 'thread 2' -ex 'bt --python' -ex py-locals"
+	SPYGLASS_PLUGIN_DIR="$build/plugins" \
+	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs:$build/plugins/cpython/.libs" \
+		"$build/shell/spyglass" -nx -p "$demo_py" -batch -ex py-version -ex py-bt \
+		-ex 'thread 2' -ex 'bt --python' -ex py-locals --stats
 }
 
 case "${1:-}" in
-deps) install_deps ;;
+deps) install_deps; get_pythons ;;
 build) install_deps; build ;;
 demo) install_deps; build; demo ;;
-check) install_deps; build; make -s -C "$build" -j"$jobs" check ;;
+check) install_deps; get_pythons; build; make -s -C "$build" -j"$jobs" check ;;
 *) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 64 ;;
 esac
