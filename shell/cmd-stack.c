@@ -585,12 +585,15 @@ static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *
 }
 
 static const struct sg_command stack_cmds[] = {
-	{ .name = "backtrace", .aliases = "bt where", .synopsis = "backtrace [N|-N] [full] [-u fp|cfi]",
+	{ .name = "backtrace", .aliases = "bt where",
+	  .synopsis = "backtrace [N|-N] [full] [--python] [-u fp|cfi]",
 	  .summary = "Print the selected thread's stack",
 	  .details = "N prints the innermost N frames, -N the outermost N.  -u forces one\n"
 		     "unwinder (cfi or fp); by default each frame uses the first that knows it:\n"
 		     "CFI, then the frame pointer.  Inlined calls are frames of their own.\n"
-		     "\"set backtrace limit N\" caps the depth.  (full: locals come with types.)",
+		     "\"set backtrace limit N\" caps the depth.  full adds each frame's locals.\n"
+		     "--python replaces the interpreter loop's frames by the Python frames\n"
+		     "they run (a stack provider such as the cpython plugin gives them).",
 	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
 	  .summary = "Run a command on several threads",
