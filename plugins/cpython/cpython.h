@@ -95,6 +95,11 @@
 	X(TP_FLAGS, "PyTypeObject", "tp_flags", PY_V(2, 7), PY_VMAX)		\
 	X(TP_BASICSIZE, "PyTypeObject", "tp_basicsize", PY_V(2, 7), PY_VMAX)	\
 	X(TP_DICTOFFSET, "PyTypeObject", "tp_dictoffset", PY_V(2, 7), PY_VMAX)	\
+	X(TP_REPR, "PyTypeObject", "tp_repr", PY_V(2, 7), PY_VMAX)		\
+	X(TP_BASE, "PyTypeObject", "tp_base", PY_V(2, 7), PY_VMAX)		\
+	X(TP_DICT, "PyTypeObject", "tp_dict", PY_V(2, 7), PY_VMAX)		\
+	X(HT_QUALNAME, "PyHeapTypeObject", "ht_qualname", PY_V(3, 3), PY_VMAX)	\
+	X(HT_CACHED_KEYS, "PyHeapTypeObject", "ht_cached_keys", PY_V(3, 3), PY_VMAX) \
 	X(TUPLE_ITEM, "PyTupleObject", "ob_item", PY_V(2, 7), PY_VMAX)		\
 	X(LIST_ITEM, "PyListObject", "ob_item", PY_V(2, 7), PY_VMAX)		\
 	X(DICT_USED, "PyDictObject", "ma_used", PY_V(2, 7), PY_VMAX)		\
@@ -131,7 +136,13 @@
 	X(UNI_ASCII_SIZE, "PyASCIIObject", NULL, PY_V(3, 3), PY_VMAX)		\
 	X(UNI_COMPACT_SIZE, "PyCompactUnicodeObject", NULL, PY_V(3, 3), PY_VMAX) \
 	X(UNI_DATA, "PyUnicodeObject", "data.any|str", PY_V(2, 7), PY_VMAX)	\
-	X(UNI_CHAR_SIZE, "Py_UNICODE", NULL, PY_V(2, 7), PY_V(2, 7))
+	X(UNI_CHAR_SIZE, "Py_UNICODE", NULL, PY_V(2, 7), PY_V(2, 7))		\
+	X(COMPLEX_CVAL, "PyComplexObject", "cval", PY_V(2, 7), PY_VMAX)	\
+	X(CELL_REF, "PyCellObject", "ob_ref", PY_V(2, 7), PY_VMAX)		\
+	/* private to moduleobject.c before 3.10: DWARF only */		\
+	X(MODULE_DICT, "PyModuleObject", "md_dict", PY_V(2, 7), PY_VMAX)	\
+	X(FUNC_NAME, "PyFunctionObject", "func_name", PY_V(2, 7), PY_VMAX)	\
+	X(FUNC_QUALNAME, "PyFunctionObject", "func_qualname", PY_V(3, 3), PY_VMAX)
 
 enum py_field {
 #define PY_FIELD_ENUM(id, type, member, first, last) PY_##id,

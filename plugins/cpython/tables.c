@@ -9,7 +9,8 @@
 #include <config.h>
 #include "cpython.h"
 
-/* CPython 2.7.18.  */
+/* CPython 2.7.18.  No spelling of these compiles with its headers:
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_2_7[] = {
 	SG_LAYOUT_MEMBER("PyInterpreterState", "next", 0, 8),	/* IS_NEXT */
 	SG_LAYOUT_MEMBER("PyInterpreterState", "tstate_head", 8, 8),	/* IS_THREADS */
@@ -41,6 +42,9 @@ static const struct sg_layout_row py_2_7[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 24, 8),	/* DICT_USED */
@@ -62,6 +66,9 @@ static const struct sg_layout_row py_2_7[] = {
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "length", 16, 8),	/* UNI_LENGTH */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "str", 24, 8),	/* UNI_DATA */
 	SG_LAYOUT_SIZE("Py_UNICODE", 4),	/* UNI_CHAR_SIZE */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 56, 8),	/* FUNC_NAME */
 	SG_LAYOUT_END
 };
 
@@ -71,7 +78,8 @@ static const struct sg_layout_row py_2_7[] = {
    DK_INDICES (PyDictKeysObject dk_indices)
    DKE_SIZE (sizeof PyDictKeyEntry|PyDictEntry)
    DKE_KEY (PyDictKeyEntry|PyDictEntry me_key)
-   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)  */
+   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_6[] = {
 	SG_LAYOUT_MEMBER("PyInterpreterState", "next", 0, 8),	/* IS_NEXT */
 	SG_LAYOUT_MEMBER("PyInterpreterState", "tstate_head", 8, 8),	/* IS_THREADS */
@@ -104,6 +112,11 @@ static const struct sg_layout_row py_3_6[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 848, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 856, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -123,6 +136,10 @@ static const struct sg_layout_row py_3_6[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 64, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 104, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -132,7 +149,8 @@ static const struct sg_layout_row py_3_6[] = {
    DK_INDICES (PyDictKeysObject dk_indices)
    DKE_SIZE (sizeof PyDictKeyEntry|PyDictEntry)
    DKE_KEY (PyDictKeyEntry|PyDictEntry me_key)
-   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)  */
+   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_7[] = {
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "interpreters.head", 24, 8),	/* RT_INTERP_HEAD */
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "finalizing", 8, 8),	/* RT_FINALIZING */
@@ -170,6 +188,11 @@ static const struct sg_layout_row py_3_7[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 848, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 856, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -189,6 +212,10 @@ static const struct sg_layout_row py_3_7[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 64, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 104, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -198,7 +225,8 @@ static const struct sg_layout_row py_3_7[] = {
    DK_INDICES (PyDictKeysObject dk_indices)
    DKE_SIZE (sizeof PyDictKeyEntry|PyDictEntry)
    DKE_KEY (PyDictKeyEntry|PyDictEntry me_key)
-   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)  */
+   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_8[] = {
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "interpreters.head", 32, 8),	/* RT_INTERP_HEAD */
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "finalizing", 16, 8),	/* RT_FINALIZING */
@@ -236,6 +264,11 @@ static const struct sg_layout_row py_3_8[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 864, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 872, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -255,6 +288,10 @@ static const struct sg_layout_row py_3_8[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 64, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 104, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -264,7 +301,8 @@ static const struct sg_layout_row py_3_8[] = {
    DK_INDICES (PyDictKeysObject dk_indices)
    DKE_SIZE (sizeof PyDictKeyEntry|PyDictEntry)
    DKE_KEY (PyDictKeyEntry|PyDictEntry me_key)
-   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)  */
+   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_9[] = {
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "interpreters.head", 32, 8),	/* RT_INTERP_HEAD */
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "_finalizing", 16, 8),	/* RT_FINALIZING */
@@ -302,6 +340,11 @@ static const struct sg_layout_row py_3_9[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 856, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 864, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -321,6 +364,10 @@ static const struct sg_layout_row py_3_9[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 64, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 104, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -330,7 +377,8 @@ static const struct sg_layout_row py_3_9[] = {
    DK_INDICES (PyDictKeysObject dk_indices)
    DKE_SIZE (sizeof PyDictKeyEntry|PyDictEntry)
    DKE_KEY (PyDictKeyEntry|PyDictEntry me_key)
-   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)  */
+   DKE_VALUE (PyDictKeyEntry|PyDictEntry me_value)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_10[] = {
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "interpreters.head", 32, 8),	/* RT_INTERP_HEAD */
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "_finalizing", 16, 8),	/* RT_FINALIZING */
@@ -368,6 +416,11 @@ static const struct sg_layout_row py_3_10[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 864, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 872, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -387,11 +440,16 @@ static const struct sg_layout_row py_3_10[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 32, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 40, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
 /* CPython 3.11.7.  No spelling of these compiles with its headers:
-   TS_FRAME (PyThreadState current_frame|frame)  */
+   TS_FRAME (PyThreadState current_frame|frame)
+   MODULE_DICT (PyModuleObject md_dict)  */
 static const struct sg_layout_row py_3_11[] = {
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "interpreters.head", 40, 8),	/* RT_INTERP_HEAD */
 	SG_LAYOUT_MEMBER("_PyRuntimeState", "_finalizing", 24, 8),	/* RT_FINALIZING */
@@ -436,6 +494,11 @@ static const struct sg_layout_row py_3_11[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 864, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 872, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -467,6 +530,10 @@ static const struct sg_layout_row py_3_11[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 48),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 72),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 72, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 32, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 40, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -517,6 +584,11 @@ static const struct sg_layout_row py_3_12[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 872, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 880, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -549,6 +621,11 @@ static const struct sg_layout_row py_3_12[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 40),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 56),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 56, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyModuleObject", "md_dict", 16, 8),	/* MODULE_DICT */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 32, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 40, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
@@ -596,6 +673,11 @@ static const struct sg_layout_row py_3_13[] = {
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_flags", 168, 8),	/* TP_FLAGS */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_basicsize", 32, 8),	/* TP_BASICSIZE */
 	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dictoffset", 288, 8),	/* TP_DICTOFFSET */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_repr", 88, 8),	/* TP_REPR */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_base", 256, 8),	/* TP_BASE */
+	SG_LAYOUT_MEMBER("PyTypeObject", "tp_dict", 264, 8),	/* TP_DICT */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_qualname", 872, 8),	/* HT_QUALNAME */
+	SG_LAYOUT_MEMBER("PyHeapTypeObject", "ht_cached_keys", 880, 8),	/* HT_CACHED_KEYS */
 	SG_LAYOUT_MEMBER("PyTupleObject", "ob_item", 24, 8),	/* TUPLE_ITEM */
 	SG_LAYOUT_MEMBER("PyListObject", "ob_item", 24, 8),	/* LIST_ITEM */
 	SG_LAYOUT_MEMBER("PyDictObject", "ma_used", 16, 8),	/* DICT_USED */
@@ -628,6 +710,11 @@ static const struct sg_layout_row py_3_13[] = {
 	SG_LAYOUT_SIZE("PyASCIIObject", 40),	/* UNI_ASCII_SIZE */
 	SG_LAYOUT_SIZE("PyCompactUnicodeObject", 56),	/* UNI_COMPACT_SIZE */
 	SG_LAYOUT_MEMBER("PyUnicodeObject", "data.any", 56, 8),	/* UNI_DATA */
+	SG_LAYOUT_MEMBER("PyComplexObject", "cval", 16, 16),	/* COMPLEX_CVAL */
+	SG_LAYOUT_MEMBER("PyCellObject", "ob_ref", 16, 8),	/* CELL_REF */
+	SG_LAYOUT_MEMBER("PyModuleObject", "md_dict", 16, 8),	/* MODULE_DICT */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_name", 32, 8),	/* FUNC_NAME */
+	SG_LAYOUT_MEMBER("PyFunctionObject", "func_qualname", 40, 8),	/* FUNC_QUALNAME */
 	SG_LAYOUT_END
 };
 
