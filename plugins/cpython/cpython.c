@@ -263,7 +263,7 @@ static struct sg_error *bt_thread(struct bt_ctx *c, struct py_proc *p, size_t in
 	if (pt && pt->name)
 		sg_out_printf(out, " \"%s\"", pt->name);
 	if (pt && pt->holds_gil)
-		sg_out_printf(out, ", holds the GIL%s", gc ? ", collecting garbage" : "");
+		sg_out_printf(out, ", holds the GIL");
 	sg_out_array_begin(out, "frames");
 	struct sg_error *err = NULL;
 	c->n = 0;
@@ -335,6 +335,8 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 		.source = sg_setting_uint(s, "python source", 1) != 0,
 	};
 	bool all = !args[0];
+	if (gc)
+		sg_out_printf(out, "A garbage collection is running.\n");
 	sg_out_array_begin(out, "threads");
 	for (size_t i = 0; i < n; i++) {
 		if (!want[i])

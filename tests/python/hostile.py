@@ -5,6 +5,9 @@
 #              caller's caller: the chain loops
 #   garbage    the caller link points at unmapped memory
 #   linetable  the blocking function's code has a garbage line table
+#   gc         not broken: the thread blocks in a __del__ that a garbage
+#              collection runs, so that py-bt says a collection is running
+#   none       not broken either: the thread just blocks
 # The process writes "ready" into FIFO, then sleeps; it can only be killed.
 from __future__ import print_function
 import ctypes
@@ -53,6 +56,17 @@ def outer2():
     outer()
 
 
+class Cycle(object):
+    def __del__(self):
+        block()
+
+
+if MODE == "gc":
+    import gc
+    a, b = Cycle(), Cycle()
+    a.other, b.other = b, a
+    del a, b
+    gc.collect()
 if MODE == "linetable":
     code = outer.__code__
     if V >= (3, 10):
