@@ -9,7 +9,7 @@
    Py_Version (3.11+), then the sys.version string in the module's memory,
    and from the file name only as a last resort.  */
 #include <config.h>
-#include "cpython.h"
+#include "cache.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -243,11 +243,9 @@ static bool find_anchor_symbols(struct py_proc *p, struct sg_module *mod, struct
 /* The module named like libpython or python is tried first: a lookup in
    every module reads every symbol table, libc's debug symbols
    included.  */
-static void find_anchor(struct py_proc *p, struct sg_symbol *sym)
+static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_symbol *sym)
 {
 	struct sg_target *t = p->target;
-	struct module_pick pick = { 0 };
-	sg_error_destroy(sg_target_modules(t, pick_module, &pick));
 	if ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) || find_anchor_symbols(p, NULL, sym))
 		return;
 	if (!pick.mod)
@@ -309,61 +307,82 @@ static void find_version(struct py_proc *p, struct sg_symbol *sym)
 		set_version(p, (fv >> 8) << 24 | (fv & 0xff) << 16, "the file name");
 }
 
+/* What no cache can tell: where the module is, and what it is to the
+   program.  */
+static struct sg_error *describe_module(struct py_proc *p)
+{
+	struct sg_module_info info;
+	sg_module_info(p->module, &info);
+	p->module_path = strdup(info.name);
+	if (!p->module_path)
+		return &sg_enomem;
+	bool library;
+	version_from_name(info.name, &library);
+	p->shared = library;
+	const char *exe = sg_target_exe(p->target);
+	p->embedded = library && exe && strncmp(base_name(exe), "python", 6);
+	return NULL;
+}
+
+/* Everything, from the process and its files.  */
+static struct sg_error *find_all(struct py_proc *p, struct module_pick pick)
+{
+	struct sg_symbol sym;
+	find_anchor(p, pick, &sym);
+	if (!p->module)
+		return sg_error_create(SG_ERROR_NOT_FOUND,
+				       "no Python interpreter in this process (no _PyRuntime, "
+				       "interp_head or libpython)");
+	struct sg_error *err = describe_module(p);
+	if (err)
+		return err;
+	p->debug_build = lookup(p->target, p->module, "_Py_RefTotal", &sym) ||
+			 lookup(p->target, p->module, "_Py_GetGlobalRefTotal", &sym);
+	find_version(p, &sym);
+	if (!p->version)
+		return sg_error_format(SG_ERROR_LOOKUP, "cannot tell the Python version of %s",
+				       p->module_path);
+	if (p->version < PY_V(2, 7) || (p->version >= PY_V(3, 0) && p->version < PY_V(3, 6)) ||
+	    p->version > PY_V(3, 15))
+		return sg_error_format(SG_ERROR_LOOKUP,
+				       "Python %u.%u is not supported (2.7 and 3.6 to 3.15 are)",
+				       p->version >> 8, p->version & 0xff);
+	if ((err = py_offsets_resolve(p)))
+		return err;
+	if (p->version >= PY_V(3, 7) && !p->runtime)
+		return sg_error_format(SG_ERROR_LOOKUP, "cannot find _PyRuntime in %s",
+				       p->module_path);
+	return NULL;
+}
+
 struct sg_error *py_find(struct sg_target *t, struct py_proc **ret)
 {
 	struct py_proc *p = calloc(1, sizeof(*p));
 	if (!p)
 		return &sg_enomem;
 	p->target = t;
-	struct sg_symbol sym;
-	find_anchor(p, &sym);
-	if (!p->module) {
-		py_proc_destroy(p);
-		return sg_error_create(SG_ERROR_NOT_FOUND,
-				       "no Python interpreter in this process (no _PyRuntime, "
-				       "interp_head or libpython)");
+	struct module_pick pick = { 0 };
+	sg_error_destroy(sg_target_modules(t, pick_module, &pick));
+	/* A build seen before: one small file instead of symbol tables and
+	   DWARF.  */
+	unsigned sources = py_sources();
+	struct sg_error *err;
+	if (pick.mod && (sources & PY_SRC_CACHE) && py_cache_load(p, pick.mod)) {
+		p->module = pick.mod;
+		err = describe_module(p);
+	} else {
+		err = find_all(p, pick);
+		if (!err && (sources & PY_SRC_CACHE))
+			py_cache_store(p);
 	}
-	struct sg_module_info info;
-	sg_module_info(p->module, &info);
-	p->module_path = strdup(info.name);
-	if (!p->module_path) {
+	if (err) {
 		py_proc_destroy(p);
-		return &sg_enomem;
-	}
-	bool library;
-	version_from_name(info.name, &library);
-	p->shared = library;
-	const char *exe = sg_target_exe(t);
-	p->embedded = library && exe && strncmp(base_name(exe), "python", 6);
-	p->debug_build = lookup(t, p->module, "_Py_RefTotal", &sym) ||
-			 lookup(t, p->module, "_Py_GetGlobalRefTotal", &sym);
-	find_version(p, &sym);
-	if (!p->version) {
-		py_proc_destroy(p);
-		return sg_error_format(SG_ERROR_LOOKUP, "cannot tell the Python version of %s",
-				       info.name);
-	}
-	if (p->version < PY_V(2, 7) || (p->version >= PY_V(3, 0) && p->version < PY_V(3, 6)) ||
-	    p->version > PY_V(3, 15)) {
-		unsigned v = p->version;
-		py_proc_destroy(p);
-		return sg_error_format(SG_ERROR_LOOKUP,
-				       "Python %u.%u is not supported (2.7 and 3.6 to 3.15 are)",
-				       v >> 8, v & 0xff);
+		return err;
 	}
 	/* 3.14 renumbered the frame owners: 3 is now the interpreter's own
 	   entry frame, 4 the C stack's shim.  */
 	p->owner_cstack = p->version >= PY_V(3, 14) ? 4 : 3;
 	p->owner_interpreter = p->version >= PY_V(3, 14) ? 3 : -1;
-	struct sg_error *err = py_offsets_resolve(p);
-	if (err) {
-		py_proc_destroy(p);
-		return err;
-	}
-	if (p->version >= PY_V(3, 7) && !p->runtime) {
-		py_proc_destroy(p);
-		return sg_error_format(SG_ERROR_LOOKUP, "cannot find _PyRuntime in %s", info.name);
-	}
 	*ret = p;
 	return NULL;
 }

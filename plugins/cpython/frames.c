@@ -282,9 +282,15 @@ static bool seen_add(struct seen *s, uint64_t addr)
 	}
 }
 
-static struct sg_error *loop_error(uint64_t frame)
+/* The Nth frame of a walk, FRAME, is one too many or seen before.  */
+static struct sg_error *seen_check(struct seen *s, size_t n, uint64_t frame)
 {
-	return sg_error_format(SG_ERROR_BAD_DATA, "the frame chain loops at 0x%" PRIx64, frame);
+	if (n == MAX_FRAMES)
+		return sg_error_format(SG_ERROR_BAD_DATA, "more than %d frames", MAX_FRAMES);
+	if (!seen_add(s, frame))
+		return sg_error_format(SG_ERROR_BAD_DATA, "the frame chain loops at 0x%" PRIx64,
+				       frame);
+	return NULL;
 }
 
 static struct sg_error *emit(struct py_proc *p, uint64_t frame, uint64_t code, int64_t pos,
@@ -316,12 +322,8 @@ static struct sg_error *walk_old(struct py_proc *p, uint64_t frame,
 	struct sg_error *err = NULL;
 	bool stop = false;
 	for (size_t n = 0; frame && !stop; n++) {
-		if (n == MAX_FRAMES || !seen_add(&seen, frame)) {
-			err = n == MAX_FRAMES ? sg_error_format(SG_ERROR_BAD_DATA,
-								"more than %d frames", MAX_FRAMES)
-					      : loop_error(frame);
+		if ((err = seen_check(&seen, n, frame)))
 			break;
-		}
 		uint64_t code, lasti, back;
 		err = py_read_ptr(p, frame, PY_F_CODE, &code);
 		if (!err)
@@ -382,12 +384,8 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 	int64_t pend_pos = 0;
 	bool pend_entry = false;
 	for (size_t n = 0; frame && !stop; n++) {
-		if (n == MAX_FRAMES || !seen_add(&seen, frame)) {
-			err = n == MAX_FRAMES ? sg_error_format(SG_ERROR_BAD_DATA,
-								"more than %d frames", MAX_FRAMES)
-					      : loop_error(frame);
+		if ((err = seen_check(&seen, n, frame)))
 			break;
-		}
 		uint64_t code, owner, instr, prev, entry = 0;
 		bool is_code;
 		err = py_read_field(p, frame, PY_IF_OWNER, &owner);

@@ -1,10 +1,11 @@
 /* The offsets of the fields the plugin reads, for the interpreter found:
-   from the cache, the module's DWARF, _Py_DebugOffsets (3.13+) or a
-   built-in table, in that order.  SPYGLASS_PYTHON_OFFSETS (a comma
-   separated list of cache, dwarf, debug-offsets, table) limits the sources,
-   so that tests can check each one alone.  */
+   from the module's DWARF, _Py_DebugOffsets (3.13+) or a built-in table,
+   in that order (the cache, cache.c, comes before all three).
+   SPYGLASS_PYTHON_OFFSETS (a comma separated list of cache, dwarf,
+   debug-offsets, table) limits the sources, so that tests can check each
+   one alone.  */
 #include <config.h>
-#include "cpython.h"
+#include "cache.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,23 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum source {
-	SRC_CACHE = 1 << 0,
-	SRC_DWARF = 1 << 1,
-	SRC_DEBUG = 1 << 2,
-	SRC_TABLE = 1 << 3,
-};
-
-static unsigned allowed_sources(void)
+unsigned py_sources(void)
 {
 	const char *env = getenv("SPYGLASS_PYTHON_OFFSETS");
 	if (!env || !*env)
-		return SRC_CACHE | SRC_DWARF | SRC_DEBUG | SRC_TABLE;
+		return PY_SRC_CACHE | PY_SRC_DWARF | PY_SRC_DEBUG | PY_SRC_TABLE;
 	unsigned r = 0;
 	char *copy = strdup(env), *save = NULL;
 	for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w; w = strtok_r(NULL, ",", &save))
-		r |= !strcmp(w, "cache") ? SRC_CACHE : !strcmp(w, "dwarf") ? SRC_DWARF
-		   : !strcmp(w, "debug-offsets") ? SRC_DEBUG : !strcmp(w, "table") ? SRC_TABLE : 0;
+		r |= !strcmp(w, "cache") ? PY_SRC_CACHE : !strcmp(w, "dwarf") ? PY_SRC_DWARF
+		   : !strcmp(w, "debug-offsets") ? PY_SRC_DEBUG : !strcmp(w, "table") ? PY_SRC_TABLE : 0;
 	free(copy);
 	return r;
 }
@@ -410,85 +404,6 @@ static struct sg_error *read_debug_offsets(struct py_proc *p)
 	return NULL;
 }
 
-/* ---- the cache ---- */
-
-/* A hash of the field specs: a cache written for other fields, or by a
-   plugin that resolved them another way (bump CACHE_FORMAT then), is not
-   read.  */
-#define CACHE_FORMAT 2
-static uint32_t spec_hash(void)
-{
-	uint32_t h = 2166136261u ^ CACHE_FORMAT;
-	for (size_t f = 0; f < PY_NFIELDS; f++) {
-		const char *parts[] = { py_field_specs[f].type, py_field_specs[f].member ? py_field_specs[f].member : "" };
-		for (size_t k = 0; k < 2; k++)
-			for (const char *c = parts[k]; *c; c++)
-				h = (h ^ (unsigned char)*c) * 16777619u;
-		h = (h ^ py_field_specs[f].first ^ py_field_specs[f].last << 16) * 16777619u;
-	}
-	return h;
-}
-
-static char *cache_path(struct py_proc *p)
-{
-	struct sg_module_info info;
-	sg_module_info(p->module, &info);
-	if (!info.build_id)
-		return NULL;
-	char *dir = sg_cache_dir(), *path = NULL;
-	if (dir && asprintf(&path, "%s/cpython/%s-%08x.offsets", dir, info.build_id,
-			    spec_hash()) < 0)
-		path = NULL;
-	free(dir);
-	return path;
-}
-
-static bool cache_read(struct py_proc *p, const char *path)
-{
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return false;
-	char line[sizeof(p->offs.source)];
-	bool ok = fgets(line, sizeof(line), f) != NULL;
-	if (ok) {
-		line[strcspn(line, "\n")] = '\0';
-		snprintf(p->offs.source, sizeof(p->offs.source), "%s", line);
-	}
-	for (size_t i = 0; ok && i < PY_NFIELDS; i++)
-		ok = fscanf(f, "%" SCNu32 " %" SCNu32, &p->offs.off[i], &p->offs.size[i]) == 2;
-	fclose(f);
-	return ok;
-}
-
-static void mkdir_parents(char *path)
-{
-	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		mkdir(path, 0755);
-		*s = '/';
-	}
-}
-
-/* Written to a temporary file and renamed, so that a concurrent run
-   never reads half a file.  */
-static void cache_write(struct py_proc *p, char *path)
-{
-	mkdir_parents(path);
-	char *tmp;
-	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
-		return;
-	FILE *f = fopen(tmp, "we");
-	if (f) {
-		fprintf(f, "%s\n", p->offs.source);
-		for (size_t i = 0; i < PY_NFIELDS; i++)
-			fprintf(f, "%" PRIu32 " %" PRIu32 "\n", p->offs.off[i], p->offs.size[i]);
-		if (fclose(f) == 0)
-			rename(tmp, path);
-	}
-	unlink(tmp);
-	free(tmp);
-}
-
 /* The newest table from 3.11 up to P's version: for the fields of
    dictionaries, sets and code objects that _Py_DebugOffsets does not
    give, and whose layout has not changed since 3.11.  */
@@ -512,20 +427,11 @@ static void append_source(struct py_proc *p, const char *what, const struct py_t
 
 struct sg_error *py_offsets_resolve(struct py_proc *p)
 {
-	unsigned sources = allowed_sources();
+	unsigned sources = py_sources();
 	clear(&p->offs);
-	/* Only runs that allow the cache read or write it: a test that
-	   limits the sources to one must not be answered by another's.  */
-	char *path = sources & SRC_CACHE ? cache_path(p) : NULL;
-	if (path && cache_read(p, path)) {
-		p->offs.cached = true;
-		free(path);
-		return NULL;
-	}
-	clear(&p->offs);
-	const struct py_table *table = sources & SRC_TABLE ? table_for(p->version) : NULL;
+	const struct py_table *table = sources & PY_SRC_TABLE ? table_for(p->version) : NULL;
 	struct sg_error *err = &sg_not_found;
-	if ((sources & SRC_DWARF) && sg_module_has_dwarf(p->module, NULL)) {
+	if ((sources & PY_SRC_DWARF) && sg_module_has_dwarf(p->module, NULL)) {
 		err = resolve_dwarf(p);
 		if (!err) {
 			snprintf(p->offs.source, sizeof(p->offs.source), "DWARF");
@@ -533,9 +439,9 @@ struct sg_error *py_offsets_resolve(struct py_proc *p)
 				append_source(p, "types it lacks from", table);
 		}
 	}
-	if (err == &sg_not_found && (sources & SRC_DEBUG)) {
+	if (err == &sg_not_found && (sources & PY_SRC_DEBUG)) {
 		err = read_debug_offsets(p);
-		const struct py_table *older = sources & SRC_TABLE ? older_table(p) : NULL;
+		const struct py_table *older = sources & PY_SRC_TABLE ? older_table(p) : NULL;
 		if (!err) {
 			snprintf(p->offs.source, sizeof(p->offs.source), "_Py_DebugOffsets");
 			if (older && fill_from_table(p, older, PY_OB_TYPE))
@@ -554,8 +460,5 @@ struct sg_error *py_offsets_resolve(struct py_proc *p)
 				      "no offsets for Python %u.%u in %s: no DWARF%s, no built-in table",
 				      p->version >> 8, p->version & 0xff, p->module_path,
 				      p->version >= PY_V(3, 13) ? ", no _Py_DebugOffsets" : "");
-	if (!err && path)
-		cache_write(p, path);
-	free(path);
 	return err;
 }
