@@ -41,11 +41,28 @@ is "$OUT" "cannot open plugin example: No such file or directory" "a name not fo
 mark=$testdir/badabi-ran
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch -ex "plugin load $badabi" >/dev/null 2>"$testdir/e"
 st=$?
-is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.0" "wrong ABI is refused"
+is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.1" "wrong ABI is refused"
 is "$st" 1 "wrong ABI: exit 1"
 ok $([ ! -e "$mark" ]; echo $?) "none of the refused plugin's code ran"
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch --plugin "$badabi" -ex 'echo x' >/dev/null 2>"$testdir/e"
 is "$?" 2 "--plugin with a bad plugin is fatal (2)"
+
+# A stack provider built for ABI 1.0 keeps working, and the core never
+# reads what 1.1 added to its ops (prepare, forget, is_eval): the words
+# after its 1.0 table would leave a mark if called.
+abi10=$top_builddir/tests/fixtures/.libs/abi10.so
+mark10=$testdir/abi10-ran
+if start_fixture "$FIXTURES/sg-threads" 1; then
+	SG_ABI10_MARK=$mark10 "$SG_BIN" -nx -batch --plugin "$abi10" -p "$FIXTURE_PID" \
+		-ex 'bt --python' -ex detach >"$testdir/o" 2>"$testdir/e"
+	st=$?
+	is "$st $(cat "$testdir/e")" "0 " "an ABI 1.0 stack provider: attach, bt --python, detach"
+	like "$(cat "$testdir/o")" '^#1  0x[0-9a-f]+ in main ' "an ABI 1.0 stack provider: bt --python is the native stack"
+	ok $([ ! -e "$mark10" ]; echo $?) "none of 1.1's ops was read from an ABI 1.0 plugin"
+	stop_fixture "$FIXTURE_PID"
+else
+	ok 1 "sg-threads started for the ABI 1.0 provider"
+fi
 
 # Files that are not plugins.
 printf 'not an ELF file\n' >"$testdir/text.so"
