@@ -140,10 +140,8 @@ static void print_error(struct printer *pr, const char *name, struct sg_error *e
 	sg_error_destroy(err);
 }
 
-/* The object in a cell, when VALUE is a cell; VALUE itself otherwise.
-   PyCellObject is the object header then ob_ref, on every version: 2.7
-   and 3.x, debug and free-threaded builds (offset 16 on regular builds).
-   0 for an empty cell.  */
+/* The object in a cell (ob_ref), when VALUE is a cell; VALUE itself
+   otherwise.  0 for an empty cell.  */
 static struct sg_error *deref(struct printer *pr, uint64_t value, uint64_t *ret)
 {
 	struct py_proc *p = pr->p;
@@ -163,7 +161,7 @@ static struct sg_error *deref(struct printer *pr, uint64_t value, uint64_t *ret)
 		}
 		pr->cell_type = type;
 	}
-	return sg_target_read_u64(p->target, value + p->offs.off[PY_OB_TYPE] + 8, ret);
+	return py_read_ptr(p, value, PY_CELL_REF, ret);
 }
 
 /* The name at index I of the tuple of str NAMES.  */

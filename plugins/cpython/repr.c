@@ -61,6 +61,7 @@ enum kind {
 	K_ELLIPSIS,
 	K_NOTIMPLEMENTED,
 	K_MODULE,
+	K_FUNCTION,
 	K_DUMMY,	/* the dummy key of sets (3.x) */
 };
 
@@ -93,6 +94,8 @@ struct ctx {
 	struct type_info spare;
 	/* Nesting of type_info(), which reads the __module__ of classes.  */
 	unsigned type_depth;
+	/* Dict walks (3.6+) go from the newest item to the oldest.  */
+	bool newest_first;
 };
 
 /* ---- output ---- */
@@ -227,6 +230,7 @@ static enum kind classify(const struct ctx *c, const char *name, uint64_t flags)
 		{ "ellipsis", K_ELLIPSIS, K_ELLIPSIS },
 		{ "NotImplementedType", K_NOTIMPLEMENTED, K_NOTIMPLEMENTED },
 		{ "module", K_MODULE, K_MODULE },
+		{ "function", K_FUNCTION, K_FUNCTION },
 		{ "<dummy>", K_DUMMY, K_OTHER },
 	};
 	if (flags & TPFLAGS_HEAPTYPE)
@@ -241,25 +245,6 @@ static bool ok(struct sg_error *err)
 {
 	sg_error_destroy(err);
 	return !err;
-}
-
-/* PyTypeObject members without a field, placed from two that have one:
-   tp_repr comes 10 pointers before tp_flags, and tp_base, tp_dict,
-   tp_descr_get, tp_descr_set right before tp_dictoffset, in the same
-   order on 2.7 and every 3.x.  */
-static uint64_t tp_repr_off(const struct py_proc *p)
-{
-	return p->offs.off[PY_TP_FLAGS] - 80;
-}
-
-static uint64_t tp_base_off(const struct py_proc *p)
-{
-	return p->offs.off[PY_TP_DICTOFFSET] - 32;
-}
-
-static uint64_t tp_dict_off(const struct py_proc *p)
-{
-	return p->offs.off[PY_TP_DICTOFFSET] - 24;
 }
 
 static struct sg_error *read_type(struct ctx *c, uint64_t type, char **name, uint64_t *flags)
@@ -283,17 +268,17 @@ static enum kind inherited_kind(struct ctx *c, uint64_t type)
 	struct py_proc *p = c->p;
 	uint64_t repr, base_repr, base = type, flags;
 	enum kind kind = K_OTHER;
-	if (!py_has(p, PY_TP_DICTOFFSET) || !ok(rd_u64(c, type + tp_repr_off(p), &repr)))
+	if (!py_has(p, PY_TP_BASE) || !ok(rd_ptr(c, type, PY_TP_REPR, &repr)))
 		return K_OTHER;
 	for (int i = 0; i < 64 && kind == K_OTHER; i++) {
 		char *name;
-		if (!ok(rd_u64(c, base + tp_base_off(p), &base)) || !base ||
+		if (!ok(rd_ptr(c, base, PY_TP_BASE, &base)) || !base ||
 		    !ok(read_type(c, base, &name, &flags)))
 			return K_OTHER;
 		kind = classify(c, name, flags);
 		free(name);
 	}
-	if (!ok(rd_u64(c, base + tp_repr_off(p), &base_repr)) || base_repr != repr)
+	if (!ok(rd_ptr(c, base, PY_TP_REPR, &base_repr)) || base_repr != repr)
 		return K_OTHER;
 	switch (kind) {
 	case K_LONG:
@@ -322,30 +307,35 @@ static char *obj_text(struct ctx *c, uint64_t obj, size_t max);
 static char *heap_module(struct ctx *c, uint64_t type)
 {
 	uint64_t dict, v = 0;
-	if (!py_has(c->p, PY_TP_DICTOFFSET) ||
-	    !ok(rd_u64(c, type + tp_dict_off(c->p), &dict)) || !dict ||
+	if (!ok(rd_ptr(c, type, PY_TP_DICT, &dict)) || !dict ||
 	    !ok(dict_get_str(c, dict, "__module__", &v)) || !v)
 		return NULL;
 	return obj_text(c, v, 256);
 }
 
-/* 3.x: the __qualname__ of a class defined in Python (or made from a
-   PyType_Spec), or NULL.  A heap type's tp_as_buffer (the member before
-   tp_flags) points into the type itself, at its PyBufferProcs (two
-   pointers), which ht_name, ht_slots and ht_qualname follow, on 3.3 to
-   3.14.  That ht_name is the last part of tp_name checks the guess.  */
-static char *heap_qualname(struct ctx *c, uint64_t type, const char *tp_name)
+/* Where ht_qualname is, or 0.  It comes right before ht_cached_keys in
+   every version that has them: when the two disagree, as they do for a
+   stripped 3.15 whose _Py_DebugOffsets gives ht_cached_keys and whose
+   ht_qualname comes from the 3.13 table (3.15's PyTypeObject grew by a
+   pointer), ht_cached_keys wins.  */
+static uint64_t ht_qualname_off(const struct py_proc *p)
 {
-	uint64_t buf, name_obj, qual_obj;
-	if (c->py2 || !ok(rd_u64(c, type + c->p->offs.off[PY_TP_FLAGS] - 8, &buf)) ||
-	    buf <= type || buf - type > 4096 || !ok(rd_u64(c, buf + 16, &name_obj)) ||
-	    !ok(rd_u64(c, buf + 32, &qual_obj)) || !name_obj || !qual_obj)
+	if (!py_has(p, PY_HT_QUALNAME))
+		return 0;
+	if (py_has(p, PY_HT_CACHED_KEYS) &&
+	    p->offs.off[PY_HT_CACHED_KEYS] != p->offs.off[PY_HT_QUALNAME] + 8)
+		return p->offs.off[PY_HT_CACHED_KEYS] - 8;
+	return p->offs.off[PY_HT_QUALNAME];
+}
+
+/* 3.x: the __qualname__ of a heap type (a class defined in Python, or
+   made from a PyType_Spec), or NULL.  */
+static char *heap_qualname(struct ctx *c, uint64_t type)
+{
+	uint64_t off = ht_qualname_off(c->p), qual;
+	if (!off || !ok(rd_u64(c, type + off, &qual)) || !qual)
 		return NULL;
-	const char *dot = strrchr(tp_name, '.');
-	char *name = obj_text(c, name_obj, 256);
-	bool match = name && !strcmp(name, dot ? dot + 1 : tp_name);
-	free(name);
-	return match ? obj_text(c, qual_obj, 512) : NULL;
+	return obj_text(c, qual, 512);
 }
 
 /* What is known of the type at TYPE, read once per call.  */
@@ -380,7 +370,7 @@ static struct sg_error *type_info(struct ctx *c, uint64_t type, const struct typ
 		   is the name alone, or has the module too when the type was
 		   made from a PyType_Spec (3.12's collections.defaultdict).  */
 		char *module = heap_module(c, type);
-		char *qualname = heap_qualname(c, type, name);
+		char *qualname = heap_qualname(c, type);
 		const char *dot = strrchr(name, '.');
 		const char *last = qualname ? qualname : dot ? dot + 1 : name;
 		if (module && strcmp(module, c->py2 ? "__builtin__" : "builtins") &&
@@ -494,10 +484,11 @@ static struct sg_error *repr_float(struct ctx *c, uint64_t obj)
 
 static struct sg_error *repr_complex(struct ctx *c, uint64_t obj)
 {
-	/* PyComplexObject: the header, then Py_complex cval { real, imag },
-	   on every version.  */
+	/* cval is a Py_complex { double real, imag; }.  */
 	double v[2];
-	struct sg_error *err = rd(c, obj + object_head_size(c->p), v, sizeof(v));
+	struct sg_error *err = NEED(c->p, PY_COMPLEX_CVAL);
+	if (!err)
+		err = rd(c, obj + c->p->offs.off[PY_COMPLEX_CVAL], v, sizeof(v));
 	if (err)
 		return err;
 	char re[64], im[64];
@@ -528,7 +519,7 @@ static struct sg_error *repr_int2(struct ctx *c, uint64_t obj, bool is_bool)
 /* A PyLongObject: SHIFT-bit digits, least significant first.  Up to 3.11
    ob_size holds the sign and the number of digits; from 3.12 lv_tag does
    (bits 0-1: 0 positive, 1 zero, 2 negative; the count from bit 3).  */
-static struct sg_error *repr_long(struct ctx *c, uint64_t obj, bool is_bool)
+static struct sg_error *long_size(struct ctx *c, uint64_t obj, int *sign_ret, uint64_t *n_ret)
 {
 	struct py_proc *p = c->p;
 	uint64_t n, v;
@@ -545,8 +536,26 @@ static struct sg_error *repr_long(struct ctx *c, uint64_t obj, bool is_bool)
 		sign = (int64_t)v < 0 ? -1 : v ? 1 : 0;
 		n = (int64_t)v < 0 ? -v : v;
 	}
-	if (!sign)
-		n = 0;
+	*sign_ret = sign;
+	*n_ret = sign ? n : 0;
+	return NULL;
+}
+
+/* The size of a digit of a PyLongObject: 30-bit digits in uint32, or
+   15-bit ones in uint16 where a build asked for them.  */
+static unsigned digit_size(const struct py_proc *p)
+{
+	return p->offs.size[PY_LONG_DIGIT] == 2 ? 2 : 4;
+}
+
+static struct sg_error *repr_long(struct ctx *c, uint64_t obj, bool is_bool)
+{
+	struct py_proc *p = c->p;
+	uint64_t n;
+	int sign;
+	struct sg_error *err = long_size(c, obj, &sign, &n);
+	if (err)
+		return err;
 	if (is_bool) {
 		puts_c(c, n ? "True" : "False");
 		return NULL;
@@ -555,8 +564,7 @@ static struct sg_error *repr_long(struct ctx *c, uint64_t obj, bool is_bool)
 		return err;
 	const char *suffix = c->py2 ? "L" : "";
 	const char *tname = c->py2 ? "long" : "int";
-	/* 15-bit digits (uint16) where a build asked for them.  */
-	unsigned dsize = p->offs.size[PY_LONG_DIGIT] == 2 ? 2 : 4;
+	unsigned dsize = digit_size(p);
 	unsigned shift = dsize == 2 ? 15 : 30;
 	if (n > MAX_INT_DIGITS) {
 		/* 2^(BITS-1) <= |value| < 2^BITS, from its top digit.  */
@@ -991,22 +999,20 @@ static uint64_t off_or(const struct py_proc *p, enum py_field f, uint64_t fallba
 	return py_has(p, f) ? p->offs.off[f] : fallback;
 }
 
-/* 3.6+: an array of entries in insertion order behind the index table;
-   deleted entries have no value.  Split tables keep the values apart:
-   ma_values[i] (3.6-3.10, by entry), and from 3.11 in their own
-   insertion order, a byte array before the values (3.11, 3.12) or after
-   them (3.13+).  */
-static struct sg_error *dict_walk3(struct ctx *c, uint64_t obj, uint64_t used, dict_item_fn *fn,
-				   void *arg)
+/* A PyDictKeysObject (3.6+): its entries and how to read them.  */
+struct keys {
+	uint64_t kind;		/* 3.11+: 0 general, 1 unicode, 2 split */
+	uint64_t nentries, entries;
+	uint64_t esize, koff, voff;
+};
+
+static struct sg_error *read_keys(struct ctx *c, uint64_t keys, struct keys *k)
 {
 	struct py_proc *p = c->p;
-	uint64_t keys, values, nentries, kind = 0, size, entries;
-	struct sg_error *err = rd_ptr(c, obj, PY_DICT_KEYS, &keys);
-	if (!err)
-		err = rd_ptr(c, obj, PY_DICT_VALUES, &values);
-	if (err)
-		return err;
+	uint64_t size;
+	struct sg_error *err;
 	bool v311 = p->version >= PY_V(3, 11);
+	*k = (struct keys){ 0 };
 	if (v311 && (err = NEED(p, PY_DK_INDICES, PY_DKE_SIZE, PY_DKE_KEY, PY_DKE_VALUE,
 				PY_DUE_SIZE, PY_DUE_KEY, PY_DUE_VALUE, PY_DV_VALUES)))
 		return err;
@@ -1016,89 +1022,117 @@ static struct sg_error *dict_walk3(struct ctx *c, uint64_t obj, uint64_t used, d
 		if (!err)
 			err = rd_field(c, keys, PY_DK_LOG2_INDEX_BYTES, &log2_index);
 		if (!err)
-			err = rd_field(c, keys, PY_DK_KIND, &kind);
+			err = rd_field(c, keys, PY_DK_KIND, &k->kind);
 		if (!err)
-			err = rd_field(c, keys, PY_DK_NENTRIES, &nentries);
+			err = rd_field(c, keys, PY_DK_NENTRIES, &k->nentries);
 		if (err)
 			return err;
 		if (log2_size >= 40 || log2_index >= 43)
 			return sg_error_format(SG_ERROR_BAD_DATA, "dict keys at 0x%" PRIx64
 					       " have 2^%" PRIu64 " slots", keys, log2_size);
 		size = UINT64_C(1) << log2_size;
-		entries = keys + p->offs.off[PY_DK_INDICES] + (UINT64_C(1) << log2_index);
+		k->entries = keys + p->offs.off[PY_DK_INDICES] + (UINT64_C(1) << log2_index);
 	} else {
 		uint64_t ne_off = off_or(p, PY_DK_NENTRIES, 32);
 		if ((err = rd_u64(c, keys + off_or(p, PY_DK_SIZE, 8), &size)) ||
-		    (err = rd_u64(c, keys + ne_off, &nentries)))
+		    (err = rd_u64(c, keys + ne_off, &k->nentries)))
 			return err;
 		if (size > MAX_ITEMS || (size & (size - 1)))
 			return sg_error_format(SG_ERROR_BAD_DATA,
 					       "dict keys at 0x%" PRIx64 " have %" PRIu64 " slots",
 					       keys, size);
 		unsigned ix = size <= 0xff ? 1 : size <= 0xffff ? 2 : size <= 0xffffffff ? 4 : 8;
-		entries = keys + off_or(p, PY_DK_INDICES, 40) + size * ix;
+		k->entries = keys + off_or(p, PY_DK_INDICES, 40) + size * ix;
 	}
-	if (nentries > size)
+	if (k->nentries > size)
 		return sg_error_format(SG_ERROR_BAD_DATA, "dict keys at 0x%" PRIx64 " have %" PRIu64
-				       " entries for %" PRIu64 " slots", keys, nentries, size);
-	bool unicode = v311 && kind != 0;
-	uint64_t esize = unicode ? p->offs.off[PY_DUE_SIZE] : off_or(p, PY_DKE_SIZE, 24);
-	uint64_t koff = unicode ? p->offs.off[PY_DUE_KEY] : off_or(p, PY_DKE_KEY, 8);
-	uint64_t voff = unicode ? p->offs.off[PY_DUE_VALUE] : off_or(p, PY_DKE_VALUE, 16);
-	unsigned char e[64];
-	if (!esize || esize > sizeof(e) || koff + 8 > esize || voff + 8 > esize)
+				       " entries for %" PRIu64 " slots", keys, k->nentries, size);
+	bool unicode = v311 && k->kind != 0;
+	k->esize = unicode ? p->offs.off[PY_DUE_SIZE] : off_or(p, PY_DKE_SIZE, 24);
+	k->koff = unicode ? p->offs.off[PY_DUE_KEY] : off_or(p, PY_DKE_KEY, 8);
+	k->voff = unicode ? p->offs.off[PY_DUE_VALUE] : off_or(p, PY_DKE_VALUE, 16);
+	if (!k->esize || k->esize > 64 || k->koff + 8 > k->esize || k->voff + 8 > k->esize)
 		return sg_error_format(SG_ERROR_BAD_DATA, "bad dict entry layout");
+	return NULL;
+}
 
-	if (values && v311) {
-		/* Split, 3.11+: the values in their own insertion order.  */
-		uint64_t base = values + p->offs.off[PY_DV_VALUES];
-		unsigned char order[256];
-		if (used > 255)
-			return sg_error_format(SG_ERROR_BAD_DATA, "split dict at 0x%" PRIx64
-					       " has %" PRIu64 " items", obj, used);
-		if (p->version >= PY_V(3, 13)) {
-			/* PyDictValues { uint8_t capacity, size, embedded, valid;
-			   values[capacity]; } then the order array.  */
-			unsigned char cap;
-			if ((err = rd(c, values, &cap, 1)) ||
-			    (used && (err = rd(c, base + 8 * (uint64_t)cap, order, used))))
-				return err;
-		} else {
-			/* The order array grows down from values - 3.  */
-			unsigned char rev[256];
-			if (used && (err = rd(c, values - 2 - used, rev, used)))
-				return err;
-			for (uint64_t i = 0; i < used; i++)
-				order[i] = rev[used - 1 - i];
-		}
-		for (uint64_t i = 0; i < used && !c->full; i++) {
-			uint64_t ix = order[i], value;
-			if (ix >= nentries)
-				return sg_error_format(SG_ERROR_BAD_DATA, "split dict at 0x%"
-						       PRIx64 ": bad order", obj);
-			if ((err = rd(c, entries + ix * esize, e, esize)) ||
-			    (err = rd_u64(c, base + 8 * ix, &value)))
-				return err;
-			if (value && !fn(c, le64(e + koff), value, arg))
-				break;
-		}
-		return NULL;
+/* 3.11+: the USED values at VALUES (a PyDictValues) of a split table, in
+   their own insertion order: a byte array before the values (3.11, 3.12)
+   or after them (3.13+).  OBJ names the owner in errors.  */
+static struct sg_error *split_walk(struct ctx *c, uint64_t obj, const struct keys *k,
+				   uint64_t values, uint64_t used, dict_item_fn *fn, void *arg)
+{
+	struct py_proc *p = c->p;
+	uint64_t base = values + p->offs.off[PY_DV_VALUES];
+	unsigned char order[256], e[64];
+	struct sg_error *err;
+	if (used > 255)
+		return sg_error_format(SG_ERROR_BAD_DATA, "split dict at 0x%" PRIx64
+				       " has %" PRIu64 " items", obj, used);
+	if (p->version >= PY_V(3, 13)) {
+		/* PyDictValues { uint8_t capacity, size, embedded, valid;
+		   values[capacity]; } then the order array.  */
+		unsigned char cap;
+		if ((err = rd(c, values, &cap, 1)) ||
+		    (used && (err = rd(c, base + 8 * (uint64_t)cap, order, used))))
+			return err;
+	} else {
+		/* The order array grows down from values - 3.  */
+		unsigned char rev[256];
+		if (used && (err = rd(c, values - 2 - used, rev, used)))
+			return err;
+		for (uint64_t i = 0; i < used; i++)
+			order[i] = rev[used - 1 - i];
 	}
+	for (uint64_t i = 0; i < used && !c->full; i++) {
+		uint64_t ix = order[c->newest_first ? used - 1 - i : i], value;
+		if (ix >= k->nentries)
+			return sg_error_format(SG_ERROR_BAD_DATA, "split dict at 0x%"
+					       PRIx64 ": bad order", obj);
+		if ((err = rd(c, k->entries + ix * k->esize, e, k->esize)) ||
+		    (err = rd_u64(c, base + 8 * ix, &value)))
+			return err;
+		if (value && !fn(c, le64(e + k->koff), value, arg))
+			break;
+	}
+	return NULL;
+}
+
+/* 3.6+: an array of entries in insertion order behind the index table;
+   deleted entries have no value.  Split tables keep the values apart:
+   ma_values[i] (3.6-3.10, by entry), and from 3.11 in their own
+   insertion order (split_walk).  */
+static struct sg_error *dict_walk3(struct ctx *c, uint64_t obj, uint64_t used, dict_item_fn *fn,
+				   void *arg)
+{
+	struct py_proc *p = c->p;
+	uint64_t keys, values;
+	struct keys k;
+	struct sg_error *err = rd_ptr(c, obj, PY_DICT_KEYS, &keys);
+	if (!err)
+		err = rd_ptr(c, obj, PY_DICT_VALUES, &values);
+	if (!err)
+		err = read_keys(c, keys, &k);
+	if (err)
+		return err;
+	if (values && p->version >= PY_V(3, 11))
+		return split_walk(c, obj, &k, values, used, fn, arg);
+	unsigned char e[64];
 	uint64_t found = 0;
-	for (uint64_t i = 0; i < nentries && found < used && !c->full; i++) {
-		uint64_t value;
-		if ((err = rd(c, entries + i * esize, e, esize)))
+	for (uint64_t n = 0; n < k.nentries && found < used && !c->full; n++) {
+		uint64_t value, i = c->newest_first ? k.nentries - 1 - n : n;
+		if ((err = rd(c, k.entries + i * k.esize, e, k.esize)))
 			return err;
 		if (values)
 			err = rd_u64(c, values + 8 * i, &value);
 		else
-			value = le64(e + voff);
+			value = le64(e + k.voff);
 		if (err)
 			return err;
 		if (!value)
 			continue;
 		found++;
-		if (!fn(c, le64(e + koff), value, arg))
+		if (!fn(c, le64(e + k.koff), value, arg))
 			break;
 	}
 	return NULL;
@@ -1368,15 +1402,41 @@ static struct sg_error *repr_code(struct ctx *c, uint64_t obj)
 	return err;
 }
 
+/* Where md_dict is.  PyModuleObject is private to moduleobject.c before
+   3.10 and in internal headers gen-tables.sh does not read for 3.10 and
+   3.11, so only DWARF has it there; md_dict follows the object header in
+   every version, debug and free-threaded builds included.  */
+static uint64_t module_dict_off(const struct py_proc *p)
+{
+	return py_has(p, PY_MODULE_DICT) ? p->offs.off[PY_MODULE_DICT] : object_head_size(p);
+}
+
+/* <function f at 0x7f94daa38220>: by its qualified name on 3.x
+   (<function Outer.meth at 0x...>), its name on 2.7.  */
+static struct sg_error *repr_function(struct ctx *c, uint64_t obj)
+{
+	enum py_field f = py_has(c->p, PY_FUNC_QUALNAME) ? PY_FUNC_QUALNAME : PY_FUNC_NAME;
+	uint64_t name;
+	struct sg_error *err = rd_ptr(c, obj, f, &name);
+	if (err)
+		return err;
+	char *text = name ? obj_text(c, name, 1024) : NULL;
+	if (!text)
+		return sg_error_format(SG_ERROR_BAD_DATA, "function at 0x%" PRIx64
+				       " has no readable name", obj);
+	printf_c(c, "<function %s at 0x%" PRIx64 ">", text, obj);
+	free(text);
+	return NULL;
+}
+
 /* <module 'os' from '/usr/lib/python3.11/os.py'>, <module 'sys'
    (built-in)>, <module 'os' (frozen)>: Python's import system works it
    out from the module's __spec__, whose attributes are out of reach; this
    follows the common cases from __name__, __loader__ and __file__.  */
 static struct sg_error *repr_module(struct ctx *c, uint64_t obj)
 {
-	/* PyModuleObject: the header, then md_dict, on every version.  */
 	uint64_t dict, name = 0, file = 0, loader = 0;
-	struct sg_error *err = rd_u64(c, obj + object_head_size(c->p), &dict);
+	struct sg_error *err = rd_u64(c, obj + module_dict_off(c->p), &dict);
 	if (!err && dict)
 		err = dict_get_str(c, dict, "__name__", &name);
 	if (!err && dict)
@@ -1510,6 +1570,9 @@ static struct sg_error *repr_any(struct ctx *c, uint64_t obj)
 	case K_MODULE:
 		err = repr_module(c, obj);
 		break;
+	case K_FUNCTION:
+		err = repr_function(c, obj);
+		break;
 	case K_DUMMY:
 	case K_OTHER:
 		/* object.__repr__.  */
@@ -1575,11 +1638,6 @@ struct sg_error *py_repr(struct py_proc *p, uint64_t obj, size_t limit, FILE *ou
 	return err;
 }
 
-/* Not in cpython.h yet: used by locals.c for the f_locals dict of module
-   and class frames.  */
-struct sg_error *py_dict_items(struct py_proc *p, uint64_t dict,
-			       int (*fn)(uint64_t key, uint64_t value, void *arg), void *arg);
-
 struct items_fn {
 	int (*fn)(uint64_t key, uint64_t value, void *arg);
 	void *arg;
@@ -1602,4 +1660,240 @@ struct sg_error *py_dict_items(struct py_proc *p, uint64_t dict,
 	struct sg_error *err = dict_walk(c, dict, call_items_fn, &f);
 	ctx_destroy(c);
 	return err;
+}
+
+/* ---- lookups for other files ---- */
+
+/* An error unless OBJ is a dict (or a subclass of dict).  */
+static struct sg_error *need_dict(struct ctx *c, uint64_t obj)
+{
+	const struct type_info *t;
+	struct sg_error *err = type_of(c, obj, &t);
+	if (!err && t->kind != K_DICT)
+		err = sg_error_format(SG_ERROR_BAD_DATA, "object at 0x%" PRIx64 " is a %s, not a dict",
+				      obj, t->name);
+	return err;
+}
+
+/* Newest first: what a program adds late (sys.modules' "threading",
+   threading's "_active") is found reading fewer keys, each one a str
+   somewhere in the target, one page read from it more.  */
+struct sg_error *py_dict_get_str(struct py_proc *p, uint64_t dict, const char *key, uint64_t *ret)
+{
+	struct ctx *c = ctx_create(p, 0, NULL);
+	if (!c)
+		return &sg_enomem;
+	c->newest_first = true;
+	*ret = 0;
+	struct sg_error *err = need_dict(c, dict);
+	if (!err)
+		err = dict_get_str(c, dict, key, ret);
+	ctx_destroy(c);
+	return err;
+}
+
+struct sg_error *py_str_text(struct py_proc *p, uint64_t obj, size_t max, char **ret)
+{
+	struct ctx *c = ctx_create(p, 0, NULL);
+	if (!c)
+		return &sg_enomem;
+	const struct type_info *t;
+	struct sg_error *err = type_of(c, obj, &t);
+	if (!err && t->kind != K_STR && !(c->py2 && t->kind == K_BYTES))
+		err = sg_error_format(SG_ERROR_BAD_DATA, "object at 0x%" PRIx64 " is a %s, not a str",
+				      obj, t->name);
+	if (!err && !(*ret = obj_text(c, obj, max)))
+		err = sg_error_format(SG_ERROR_BAD_DATA, "cannot read the str at 0x%" PRIx64, obj);
+	ctx_destroy(c);
+	return err;
+}
+
+static struct sg_error *int_value(struct ctx *c, uint64_t obj, uint64_t *ret)
+{
+	struct py_proc *p = c->p;
+	const struct type_info *t;
+	struct sg_error *err = type_of(c, obj, &t);
+	if (err)
+		return err;
+	if (t->kind == K_INT2 || (c->py2 && t->kind == K_BOOL))
+		return rd_field(c, obj, PY_INT_IVAL, ret);
+	if (t->kind != K_LONG && t->kind != K_BOOL)
+		return sg_error_format(SG_ERROR_BAD_DATA, "object at 0x%" PRIx64 " is a %s, not an int",
+				       obj, t->name);
+	uint64_t n;
+	int sign;
+	if ((err = NEED(p, PY_LONG_DIGIT)) || (err = long_size(c, obj, &sign, &n)))
+		return err;
+	unsigned dsize = digit_size(p), shift = dsize == 2 ? 15 : 30;
+	unsigned char raw[5 * 4];
+	if (n * shift > 64 + shift - 1)
+		return sg_error_format(SG_ERROR_BAD_DATA, "the int at 0x%" PRIx64 " has %" PRIu64
+				       " digits: too large", obj, n);
+	if (n && (err = rd(c, obj + p->offs.off[PY_LONG_DIGIT], raw, n * dsize)))
+		return err;
+	uint64_t v = 0;
+	for (uint64_t i = n; i-- > 0;) {
+		uint32_t d = dsize == 2 ? (uint32_t)raw[2 * i] | (uint32_t)raw[2 * i + 1] << 8
+					: (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 |
+						  (uint32_t)raw[4 * i + 2] << 16 |
+						  (uint32_t)raw[4 * i + 3] << 24;
+		if (v >> (64 - shift))
+			return sg_error_format(SG_ERROR_BAD_DATA, "the int at 0x%" PRIx64
+					       " is too large", obj);
+		v = v << shift | (d & ((UINT32_C(1) << shift) - 1));
+	}
+	*ret = sign < 0 ? -v : v;
+	return NULL;
+}
+
+struct sg_error *py_int_value(struct py_proc *p, uint64_t obj, uint64_t *ret)
+{
+	struct ctx *c = ctx_create(p, 0, NULL);
+	if (!c)
+		return &sg_enomem;
+	struct sg_error *err = int_value(c, obj, ret);
+	ctx_destroy(c);
+	return err;
+}
+
+struct sg_error *py_module_dict(struct py_proc *p, uint64_t module, uint64_t *ret)
+{
+	struct ctx *c = ctx_create(p, 0, NULL);
+	if (!c)
+		return &sg_enomem;
+	const struct type_info *t;
+	struct sg_error *err = type_of(c, module, &t);
+	if (!err && t->kind != K_MODULE)
+		err = sg_error_format(SG_ERROR_BAD_DATA, "object at 0x%" PRIx64
+				      " is a %s, not a module", module, t->name);
+	if (!err)
+		err = rd_u64(c, module + module_dict_off(p), ret);
+	if (!err && !*ret)
+		err = sg_error_format(SG_ERROR_BAD_DATA, "module at 0x%" PRIx64 " has no dict",
+				      module);
+	ctx_destroy(c);
+	return err;
+}
+
+/* tp_flags bits.  */
+#define TPFLAGS_INLINE_VALUES (UINT64_C(1) << 2)	/* 3.13+ */
+#define TPFLAGS_MANAGED_DICT (UINT64_C(1) << 4)		/* 3.11+ */
+
+/* Where the attributes of OBJ, of type TYPE with flags FLAGS, are: in a
+   dict (*DICT), or in the values of a split table whose keys are the
+   type's ht_cached_keys (*VALUES, 3.11+).  Both 0: none yet.
+
+   Up to 3.10 (and for types that do not leave it to the interpreter)
+   the dict pointer is at tp_dictoffset.  3.11+ manages the dict of
+   classes defined in Python (Py_TPFLAGS_MANAGED_DICT) in words before the
+   object: 3.11 the values pointer at -32 and the dict at -24; 3.12 one
+   word at -24, the values pointer minus 1 (tagged by the low bit) or the
+   dict; 3.13+ the dict at -24 (-8 free-threaded), and with
+   Py_TPFLAGS_INLINE_VALUES the values inline after the object, at
+   tp_basicsize, while they are valid.  */
+static struct sg_error *attr_storage(struct ctx *c, uint64_t obj, uint64_t type, uint64_t flags,
+				     uint64_t *dict, uint64_t *values)
+{
+	struct py_proc *p = c->p;
+	struct sg_error *err;
+	*dict = *values = 0;
+	if (p->version >= PY_V(3, 11) && (flags & TPFLAGS_MANAGED_DICT)) {
+		if (p->version == PY_V(3, 11)) {
+			if ((err = rd_u64(c, obj - 32, values)) || *values)
+				return err;
+			return rd_u64(c, obj - 24, dict);
+		}
+		if (p->version == PY_V(3, 12)) {
+			uint64_t v;
+			if ((err = rd_u64(c, obj - 24, &v)))
+				return err;
+			if (v & 1)
+				*values = v + 1;
+			else
+				*dict = v;
+			return NULL;
+		}
+		if ((err = rd_u64(c, obj - (p->free_threaded ? 8 : 24), dict)) || *dict ||
+		    !(flags & TPFLAGS_INLINE_VALUES))
+			return err;
+		uint64_t size;
+		unsigned char valid;
+		if ((err = rd_field(c, type, PY_TP_BASICSIZE, &size)))
+			return err;
+		if (size < object_head_size(p) || size > (1u << 20) || size % 8)
+			return sg_error_format(SG_ERROR_BAD_DATA, "type at 0x%" PRIx64
+					       " has tp_basicsize %" PRIu64, type, size);
+		/* PyDictValues: capacity, size, embedded, valid.  */
+		if ((err = rd(c, obj + size + 3, &valid, 1)))
+			return err;
+		*values = valid ? obj + size : 0;
+		return NULL;
+	}
+	uint64_t off;
+	if ((err = rd_field(c, type, PY_TP_DICTOFFSET, &off)))
+		return err;
+	if ((int64_t)off > 0 && off < (1u << 20))
+		return rd_u64(c, obj + off, dict);
+	return sg_error_format(SG_ERROR_LOOKUP, "object at 0x%" PRIx64 " has %s __dict__", obj,
+			       (int64_t)off < 0 ? "a variable-size object's" : "no");
+}
+
+/* The attribute NAME of OBJ in the values VALUES of a split table
+   whose keys are the type's.  */
+static struct sg_error *values_get_str(struct ctx *c, uint64_t type, uint64_t values,
+				       const char *name, uint64_t *ret)
+{
+	struct py_proc *p = c->p;
+	uint64_t keys;
+	struct keys k;
+	unsigned char used;
+	struct sg_error *err = rd_ptr(c, type, PY_HT_CACHED_KEYS, &keys);
+	if (!err && !keys)
+		err = sg_error_format(SG_ERROR_BAD_DATA, "type at 0x%" PRIx64
+				      " has values but no cached keys", type);
+	if (!err)
+		err = read_keys(c, keys, &k);
+	if (!err && k.kind != 2)
+		err = sg_error_format(SG_ERROR_BAD_DATA, "the cached keys of type at 0x%" PRIx64
+				      " are not split (kind %" PRIu64 ")", type, k.kind);
+	/* The number of values: PyDictValues.size (3.13+), the byte 2
+	   before the values (3.11, 3.12).  */
+	if (!err)
+		err = rd(c, p->version >= PY_V(3, 13) ? values + 1 : values - 2, &used, 1);
+	if (err)
+		return err;
+	struct lookup l = { name, 0 };
+	err = split_walk(c, values, &k, values, used, match_key, &l);
+	*ret = l.value;
+	return err;
+}
+
+static struct sg_error *object_attr(struct ctx *c, uint64_t obj, const char *name, uint64_t *ret)
+{
+	uint64_t type, flags, dict, values;
+	char *tname;
+	struct sg_error *err = rd_ptr(c, obj, PY_OB_TYPE, &type);
+	if (!err)
+		err = read_type(c, type, &tname, &flags);
+	if (err)
+		return err;
+	free(tname);
+	*ret = 0;
+	if ((err = attr_storage(c, obj, type, flags, &dict, &values)))
+		return err;
+	if (dict && !(err = need_dict(c, dict)))
+		err = dict_get_str(c, dict, name, ret);
+	else if (values)
+		err = values_get_str(c, type, values, name, ret);
+	return err;
+}
+
+struct sg_error *py_object_attr(struct py_proc *p, uint64_t obj, const char *name, uint64_t *ret)
+{
+	struct ctx *c = ctx_create(p, 0, NULL);
+	if (!c)
+		return &sg_enomem;
+	struct sg_error *err = object_attr(c, obj, name, ret);
+	ctx_destroy(c);
+	return err ? sg_error_prefix(err, "attribute %s of 0x%" PRIx64, name, obj) : NULL;
 }
