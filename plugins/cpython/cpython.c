@@ -90,6 +90,51 @@ static struct py_thread *thread_for(struct thread_list *l, pid_t tid)
 	return NULL;
 }
 
+/* The name threading gives each thread of L, from the threading module
+   of the thread's interpreter.  */
+struct namer {
+	struct py_proc *p;
+	struct thread_list *l;
+	uint64_t interp;
+};
+
+static int set_name(uint64_t ident, const char *name, void *arg)
+{
+	struct namer *nm = arg;
+	for (size_t i = 0; i < nm->l->n; i++) {
+		struct py_thread *th = &nm->l->a[i];
+		uint64_t interp;
+		if (th->name || th->thread_id != ident)
+			continue;
+		struct sg_error *err = py_read_ptr(nm->p, th->tstate, PY_TS_INTERP, &interp);
+		if (!err && interp == nm->interp)
+			th->name = strdup(name);
+		sg_error_destroy(err);
+	}
+	return SG_CB_OK;
+}
+
+/* A thread threading does not know, or whose interpreter's threading
+   cannot be read, keeps no name.  */
+static void name_threads(struct py_proc *p, struct thread_list *l)
+{
+	uint64_t done[16];
+	size_t ndone = 0;
+	for (size_t i = 0; i < l->n && ndone < PY_ARRAY_SIZE(done); i++) {
+		uint64_t interp;
+		struct sg_error *err = py_read_ptr(p, l->a[i].tstate, PY_TS_INTERP, &interp);
+		bool seen = err != NULL;
+		sg_error_destroy(err);
+		for (size_t k = 0; k < ndone && !seen; k++)
+			seen = done[k] == interp;
+		if (seen)
+			continue;
+		done[ndone++] = interp;
+		struct namer nm = { p, l, interp };
+		sg_error_destroy(py_thread_names(p, interp, set_name, &nm));
+	}
+}
+
 /* ---- source lines ---- */
 
 /* The source files of one command, each read once: a stack of 200
@@ -327,6 +372,7 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 		free(l.a);
 		return err;
 	}
+	name_threads(p, &l);
 	bool gc = py_gc_running(p);
 	struct bt_ctx c = {
 		.session = s,

@@ -310,5 +310,29 @@ struct sg_error *py_repr(struct py_proc *p, uint64_t obj, size_t limit, FILE *ou
    order, at most a bounded number of them.  */
 struct sg_error *py_dict_items(struct py_proc *p, uint64_t dict,
 			       int (*fn)(uint64_t key, uint64_t value, void *arg), void *arg);
+/* The value of the str key KEY in the dict at DICT, 0 (*RET) when it has
+   none.  An error when DICT is not a dict or cannot be read.  */
+struct sg_error *py_dict_get_str(struct py_proc *p, uint64_t dict, const char *key, uint64_t *ret);
+/* The text of the str OBJ (str or unicode on 2.7) as UTF-8, at most MAX
+   characters; an error for any other type.  */
+struct sg_error *py_str_text(struct py_proc *p, uint64_t obj, size_t max, char **ret);
+/* The value of the int OBJ (2.7: int or long; bool too), modulo 2^64 when
+   negative; an error when it needs more than 64 bits.  */
+struct sg_error *py_int_value(struct py_proc *p, uint64_t obj, uint64_t *ret);
+/* The __dict__ of the module MODULE.  */
+struct sg_error *py_module_dict(struct py_proc *p, uint64_t module, uint64_t *ret);
+/* The attribute NAME in the __dict__ of the instance OBJ (where 3.11+
+   keeps it: a dict, or values shared with its class's keys), 0 (*RET)
+   when it has none.  Class attributes and descriptors are not looked at.  */
+struct sg_error *py_object_attr(struct py_proc *p, uint64_t obj, const char *name, uint64_t *ret);
+
+/* ---- thread names (threadname.c) ----------------------------------- */
+
+/* Call FN with the ident (threading.get_ident(), the pthread_t) and the name
+   of each thread in threading._active, read from the interpreter INTERP's
+   sys.modules.  Bounded; an error when threading is not imported or cannot
+   be read.  */
+struct sg_error *py_thread_names(struct py_proc *p, uint64_t interp,
+				 int (*fn)(uint64_t ident, const char *name, void *arg), void *arg);
 
 #endif
