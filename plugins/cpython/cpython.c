@@ -32,15 +32,19 @@ static void forget(struct sg_target *target, void *arg)
 	st->target = NULL;
 }
 
+static void read_names(struct py_proc *p);
+
 static void prepare(struct sg_session *session SG_UNUSED, struct sg_target *target, void *arg)
 {
 	struct py_state *st = arg;
 	forget(NULL, st);
 	st->target = target;
 	st->err = py_find(target, &st->proc);
+	if (!st->proc)
+		return;
+	read_names(st->proc);
 	/* What was read from the running process must not serve the stop. */
-	if (st->proc)
-		py_code_cache_clear(st->proc);
+	py_code_cache_clear(st->proc);
 }
 
 struct sg_error *py_session_proc(struct sg_session *s, void *state, struct py_proc **ret)
@@ -90,49 +94,62 @@ static struct py_thread *thread_for(struct thread_list *l, pid_t tid)
 	return NULL;
 }
 
-/* The name threading gives each thread of L, from the threading module
-   of the thread's interpreter.  */
+/* ---- thread names ---- */
+
 struct namer {
 	struct py_proc *p;
-	struct thread_list *l;
 	uint64_t interp;
 };
 
-static int set_name(uint64_t ident, const char *name, void *arg)
+static int add_name(uint64_t ident, const char *name, void *arg)
 {
 	struct namer *nm = arg;
-	for (size_t i = 0; i < nm->l->n; i++) {
-		struct py_thread *th = &nm->l->a[i];
-		uint64_t interp;
-		if (th->name || th->thread_id != ident)
-			continue;
-		struct sg_error *err = py_read_ptr(nm->p, th->tstate, PY_TS_INTERP, &interp);
-		if (!err && interp == nm->interp)
-			th->name = strdup(name);
-		sg_error_destroy(err);
+	struct py_proc *p = nm->p;
+	if (p->nnames == p->names_cap) {
+		size_t cap = p->names_cap ? 2 * p->names_cap : 16;
+		struct py_name *a = realloc(p->names, cap * sizeof(*a));
+		if (!a)
+			return SG_CB_ABORT;
+		p->names = a;
+		p->names_cap = cap;
 	}
+	char *copy = strdup(name);
+	if (!copy)
+		return SG_CB_ABORT;
+	p->names[p->nnames++] = (struct py_name){ nm->interp, ident, copy };
 	return SG_CB_OK;
 }
 
-/* A thread threading does not know, or whose interpreter's threading
-   cannot be read, keeps no name.  */
-static void name_threads(struct py_proc *p, struct thread_list *l)
+/* The names threading gives the threads of each interpreter (at most
+   16), into P->names.  Read before the stop when the target is prepared:
+   a name is worth 50 to 70 page reads, and a thread started since keeps
+   none.  Nothing fails for a thread threading does not know.  */
+static void read_names(struct py_proc *p)
 {
+	p->names_read = true;
+	struct thread_list l = { 0 };
+	sg_error_destroy(py_threads(p, collect_thread, &l));
 	uint64_t done[16];
 	size_t ndone = 0;
-	for (size_t i = 0; i < l->n && ndone < PY_ARRAY_SIZE(done); i++) {
-		uint64_t interp;
-		struct sg_error *err = py_read_ptr(p, l->a[i].tstate, PY_TS_INTERP, &interp);
-		bool seen = err != NULL;
-		sg_error_destroy(err);
+	for (size_t i = 0; i < l.n && ndone < PY_ARRAY_SIZE(done); i++) {
+		bool seen = false;
 		for (size_t k = 0; k < ndone && !seen; k++)
-			seen = done[k] == interp;
+			seen = done[k] == l.a[i].interp;
 		if (seen)
 			continue;
-		done[ndone++] = interp;
-		struct namer nm = { p, l, interp };
-		sg_error_destroy(py_thread_names(p, interp, set_name, &nm));
+		done[ndone++] = l.a[i].interp;
+		struct namer nm = { p, l.a[i].interp };
+		sg_error_destroy(py_thread_names(p, l.a[i].interp, add_name, &nm));
 	}
+	free(l.a);
+}
+
+static const char *name_of(const struct py_proc *p, const struct py_thread *th)
+{
+	for (size_t i = 0; i < p->nnames; i++)
+		if (p->names[i].interp == th->interp && p->names[i].ident == th->thread_id)
+			return p->names[i].name;
+	return NULL;
 }
 
 /* ---- source lines ---- */
@@ -372,7 +389,10 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 		free(l.a);
 		return err;
 	}
-	name_threads(p, &l);
+	if (!p->names_read)
+		read_names(p);
+	for (size_t k = 0; k < l.n; k++)
+		l.a[k].name = name_of(p, &l.a[k]);
 	bool gc = py_gc_running(p);
 	struct bt_ctx c = {
 		.session = s,
@@ -402,8 +422,6 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 	}
 	sg_out_array_end(out);
 	sources_clear(&c.sources);
-	for (size_t k = 0; k < l.n; k++)
-		free(l.a[k].name);
 	free(l.a);
 	free(want);
 	return NULL;

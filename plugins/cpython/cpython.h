@@ -207,6 +207,16 @@ struct py_proc {
 	struct py_code **codes;
 	size_t codes_cap, ncodes;
 	uint64_t code_type;	/* the code object type, once seen (3.13+) */
+	/* The names threading gives the threads (cpython.c), read once:
+	   before the stop when the target was prepared.  */
+	struct py_name *names;
+	size_t nnames, names_cap;
+	bool names_read;
+};
+
+struct py_name {
+	uint64_t interp, ident;
+	char *name;
 };
 
 /* Find the interpreter in TARGET: its module, version, anchors and
@@ -259,10 +269,11 @@ struct py_frame {
 /* One Python thread.  */
 struct py_thread {
 	uint64_t tstate;
+	uint64_t interp;	/* its interpreter */
 	uint64_t thread_id;	/* pthread_t */
 	pid_t tid;		/* the OS thread, 0 when unknown */
 	bool holds_gil;
-	char *name;		/* from threading, or NULL */
+	const char *name;	/* from threading, or NULL; borrowed from py_proc */
 };
 
 /* Call FN with each Python thread of P's interpreters.  */

@@ -205,6 +205,9 @@ void py_proc_destroy(struct py_proc *p)
 		return;
 	free(p->module_path);
 	py_code_cache_clear(p);
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i].name);
+	free(p->names);
 	free(p);
 }
 

@@ -217,7 +217,7 @@ struct sg_error *py_threads(struct py_proc *p,
 		uint64_t ts, holder = gil_holder(p, interp);
 		err = py_read_ptr(p, interp, PY_IS_THREADS, &ts);
 		for (size_t nt = 0; !err && ts && nt < MAX_THREADS; nt++) {
-			struct py_thread th = { .tstate = ts };
+			struct py_thread th = { .tstate = ts, .interp = interp };
 			uint64_t native = 0;
 			err = py_read_field(p, ts, PY_TS_THREAD_ID, &th.thread_id);
 			if (!err && py_has(p, PY_TS_NATIVE_ID))
