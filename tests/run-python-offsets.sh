@@ -86,4 +86,34 @@ for v in 3.13 3.14 3.15; do
 	stop_fixture "$PY_PID"
 done
 
+# The anchor without symbols: the .PyRuntime section (3.10+), and the scan
+# for _Py_DebugOffsets' cookie (3.13+), each alone (no cache, which would
+# skip the search).
+anchor() {	# anchor WAY PYTHON LABEL
+	start_py "$2" none
+	SPYGLASS_PYTHON_FIND=$1 SPYGLASS_PYTHON_OFFSETS=dwarf,debug-offsets,table \
+		"$SG_BIN" -nx -p "$PY_PID" --json -ex py-version -- py-bt >"$testdir/out" 2>&1
+	local how stack
+	how=$(sed -n 1p "$testdir/out" | jq -r '.runtime_from' 2>/dev/null)
+	stack=$(sed -n 2p "$testdir/out" | jq -c '[.threads[0].frames[] | [.function, .line]]' 2>/dev/null)
+	is "$how" "$4" "$3: _PyRuntime found by $4 alone"
+	is "$stack" "$want" "$3: the same stack through it"
+	stop_fixture "$PY_PID"
+}
+for entry in "/usr/bin/python3.11:Debian 3.11" \
+	"$(ls -d "$pyenv_root"/versions/3.10.*/bin/python 2>/dev/null | tail -1):pyenv 3.10" \
+	"$(ls -d "$pyenv_root"/versions/3.13.*/bin/python 2>/dev/null | tail -1):pyenv 3.13" \
+	"$(awk '$1 == "3.15" { print $2 }' "$unstable/pythons.txt" 2>/dev/null):Debian 3.15"; do
+	py=${entry%%:*}
+	label=${entry#*:}
+	if [ -z "$py" ] || [ ! -x "$py" ]; then
+		skip "$label: not installed (pyenv, python3.11 or tests/get-debian-pythons.sh)"
+		continue
+	fi
+	anchor section "$py" "$label" "section .PyRuntime"
+	case $label in
+	*3.13|*3.15) anchor scan "$py" "$label" "scan for the _Py_DebugOffsets cookie" ;;
+	esac
+done
+
 done_testing

@@ -246,14 +246,38 @@ static bool find_anchor_symbols(struct py_proc *p, struct sg_module *mod, struct
 /* The module named like libpython or python is tried first: a lookup in
    every module reads every symbol table, libc's debug symbols
    included.  */
+enum { WAY_SYMBOL = 1 << 0, WAY_SECTION = 1 << 1, WAY_SCAN = 1 << 2 };
+
+/* SPYGLASS_PYTHON_FIND (a comma separated list of symbol, section, scan;
+   all of them by default) limits how the anchor may be found, so that the
+   tests reach the section and the scan on interpreters whose symbols
+   would find it first.  */
+static unsigned anchor_ways(void)
+{
+	const char *env = getenv("SPYGLASS_PYTHON_FIND");
+	if (!env || !*env)
+		return WAY_SYMBOL | WAY_SECTION | WAY_SCAN;
+	unsigned r = 0;
+	for (const char *w = env; w; w = strchr(w, ',') ? strchr(w, ',') + 1 : NULL) {
+		size_t n = strcspn(w, ",");
+		r |= n == 6 && !strncmp(w, "symbol", 6) ? WAY_SYMBOL
+		   : n == 7 && !strncmp(w, "section", 7) ? WAY_SECTION
+		   : n == 4 && !strncmp(w, "scan", 4) ? WAY_SCAN : 0;
+	}
+	return r;
+}
+
 static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_symbol *sym)
 {
 	struct sg_target *t = p->target;
-	if ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) || find_anchor_symbols(p, NULL, sym))
+	unsigned ways = anchor_ways();
+	if ((ways & WAY_SYMBOL) &&
+	    ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) || find_anchor_symbols(p, NULL, sym)))
 		return;
 	if (!pick.mod)
 		return;
-	uint64_t size = 0, addr = section_address(pick.mod, ".PyRuntime", &size);
+	uint64_t size = 0, addr = ways & WAY_SECTION ? section_address(pick.mod, ".PyRuntime", &size)
+						     : 0;
 	if (addr) {
 		p->runtime = addr;
 		p->module = pick.mod;
@@ -261,7 +285,8 @@ static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_sy
 		return;
 	}
 	struct cookie_scan cs = { 0 };
-	if (pick.version >= PY_V(3, 13) && scan_writable(t, pick.mod, find_cookie, &cs)) {
+	if ((ways & WAY_SCAN) && pick.version >= PY_V(3, 13) &&
+	    scan_writable(t, pick.mod, find_cookie, &cs)) {
 		p->runtime = cs.addr;
 		p->module = pick.mod;
 		snprintf(p->how_runtime, sizeof(p->how_runtime),
