@@ -206,14 +206,6 @@ struct sg_symnames {
 	bool mangled;		/* some names are C++ */
 };
 
-static uint32_t name_hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
 void sg_symnames_destroy(struct sg_symnames *sn)
 {
 	if (!sn)
@@ -242,7 +234,7 @@ static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
 		if (!raw || !raw[0])
 			continue;
 		sn->mangled |= raw[0] == '_' && raw[1] == 'Z';
-		uint32_t h = name_hash(raw, strcspn(raw, "@"));
+		uint32_t h = sg_hash_bytes(raw, strcspn(raw, "@"));
 		size_t k = h & (sn->cap - 1);
 		while (sn->slots[k])
 			k = (k + 1) & (sn->cap - 1);
@@ -305,21 +297,24 @@ static void lookup_in_module(struct sg_target *target, struct sg_module *mod, co
 	if (sn) {
 		/* A plain name is a raw name; C++ names are mangled, and
 		   "f" matches the demangled base of "_Z1fv" too.  */
-		uint32_t h = name_hash(name, strlen(name));
+		uint32_t h = sg_hash_bytes(name, strlen(name));
 		for (size_t k = h & (sn->cap - 1); sn->slots[k]; k = (k + 1) & (sn->cap - 1))
 			if (sn->hashes[k] == h)
 				consider(target, mod, sn->slots[k] - 1, name, ident, ident_len,
 					 qualified, ret, best_rank);
-		if (*best_rank >= 0 || !sn->mangled)
+		/* A mangled name of higher rank may still match through its
+		   demangled base ("foo" and a global "foo()").  */
+		if (!sn->mangled)
 			return;
 	}
 	int n = dwfl_module_getsymtab(mod->dwmod);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		const char *raw = dwfl_module_getsym(mod->dwmod, i, &sym, NULL);
-		/* Cheap tests first: only a mangled name or the name itself
-		   can match.  */
-		if (!raw || (raw[0] != name[0] && !(raw[0] == '_' && raw[1] == 'Z')))
+		/* Cheap tests first: a mangled name can match; the name
+		   itself, unless the hash has already offered it.  */
+		bool mangled = raw && raw[0] == '_' && raw[1] == 'Z';
+		if (!raw || (!mangled && (sn || raw[0] != name[0])))
 			continue;
 		consider(target, mod, i, name, ident, ident_len, qualified, ret, best_rank);
 	}

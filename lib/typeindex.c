@@ -24,10 +24,7 @@
 
 static uint32_t str_hash(const char *s)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return sg_hash_bytes(s, strlen(s));
 }
 
 static uint32_t strmap_find(const struct sg_strmap *m, const char *key, uint32_t h)

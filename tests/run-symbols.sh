@@ -79,4 +79,29 @@ is "$ERR" "Argument required (symbol name)." "info address without an argument"
 sg -p "$pid" -ex "x/a &zeek::detail::call_stack"
 like "$OUT" '^0x[0-9a-f]+ <zeek::detail::call_stack>:	0x[0-9a-f]+' "x labels with demangled names"
 check_running "$pid" "target runs"
+
+# A plain name that is a static C function in one unit and a global C++
+# function in another: the global one, as before the name hash (a match
+# through the hash must not hide a better-ranked mangled one).
+cat >"$testdir/c.c" <<'EOF2'
+static int foo(void) { return 1; }
+int call_foo(void) { return foo(); }
+EOF2
+cat >"$testdir/cc.cc" <<'EOF2'
+#include <cstdio>
+#include <unistd.h>
+extern "C" int call_foo(void);
+int foo() { return 2; }
+int main() { std::printf("ready %d\n", foo() + call_foo()); std::fflush(stdout); pause(); }
+EOF2
+if ${CC:-cc} -c -O0 -g -o "$testdir/c.o" "$testdir/c.c" &&
+	${CXX:-c++} -O0 -g -o "$testdir/foo" "$testdir/cc.cc" "$testdir/c.o" &&
+	start_fixture "$testdir/foo"; then
+	sg -p "$FIXTURE_PID" -ex 'info address foo'
+	like "$OUT" '^Symbol "foo\(\)" is a function at address 0x[0-9a-f]+\.$' \
+		"info address foo: the global C++ foo(), not the static C foo"
+	stop_fixture "$FIXTURE_PID"
+else
+	ok 1 "the static-and-global foo program builds and starts"
+fi
 done_testing
