@@ -80,6 +80,16 @@ struct sg_error *sg_module_symtab(struct sg_module *mod, const struct sg_symtab 
 /* The symbol covering ADDR, or NULL.  */
 const struct sg_symtab_entry *sg_symtab_lookup(const struct sg_symtab *st, uint64_t addr);
 
+/* FNV-1a of the N bytes at S: the string map's and the symbol name
+   hash's.  */
+static inline uint32_t sg_hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
 /* ---- string-keyed map of uint32_t (typeindex.c) ---- */
 struct sg_strmap_slot {
 	const char *key;	/* borrowed: the caller keeps it alive */
@@ -321,6 +331,9 @@ struct sg_session {
 	struct sg_name_hint { char *name; unsigned kinds; } *hints;
 	size_t nhints, hints_cap;
 	bool no_stacks;			/* sg_session_hint_no_stacks */
+	/* The target the last prewarm prepared: an attach that fails after
+	   it must make the handlers forget it.  */
+	struct sg_target *prewarmed;
 
 	struct sg_plugin *plugins;	/* in load order */
 	struct sg_plugin *loading;	/* the plugin whose init is running */

@@ -87,7 +87,13 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	if (s->target && s->target->pid == pid && !s->target->gone)
 		return sg_error_format(SG_ERROR_TARGET, "already attached to process %d", pid);
 	drop_target(s);
+	s->prewarmed = NULL;
 	struct sg_error *err = sg_ptrace_attach(pid, sg_session_prewarm, s, &s->target);
+	/* The handlers prepared a target that is gone: what they keep about
+	   it would serve the next one at the same address.  */
+	if (err && s->prewarmed)
+		sg_registry_forget_target(s, s->prewarmed);
+	s->prewarmed = NULL;
 	drop_hints(s);
 	s->no_stacks = false;
 	return err;

@@ -268,6 +268,7 @@ void sg_session_prewarm(struct sg_target *t, void *arg)
 		if (s->hints[i].kinds & SG_NAME_TYPE)
 			sg_error_destroy(sg_lookup_type(t, s->hints[i].name, &die));
 	}
+	s->prewarmed = t;
 	sg_registry_prepare_target(s, t);
 	if (!s->nhandlers[SG_REGISTRY_UNWINDER] || s->no_stacks)
 		return;

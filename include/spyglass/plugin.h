@@ -23,7 +23,10 @@ SG_BEGIN_DECLS
    at the end, and the minor counts those additions.  Ops tables that plugins
    hand to the core grow the same way; the core reads a member added in
    minor N only from plugins built for N or later.
-   1.1: sg_stack_provider_ops.prepare and .forget.  */
+   1.1: sg_stack_provider_ops.prepare, .forget and .is_eval;
+	sg_runtime_frame.entry; sg_registry_entry.abi_minor;
+	sg_module_lookup_symbol(), sg_cache_dir(), sg_command_flags(),
+	sg_session_hint_no_stacks(); the command flag SG_CMD_NO_STACKS.  */
 #define SG_PLUGIN_ABI_MAJOR 1
 #define SG_PLUGIN_ABI_MINOR 1
 

@@ -41,8 +41,9 @@ struct sg_unwinder_ops {
 	   processes and cores alike.  */
 	struct sg_error *(*step)(struct sg_target *target, const struct sg_unwind_frame *callee,
 				 struct sg_unwind_frame *caller, void *arg);
-	/* Forget cached data about TARGET (called when it is detached).  May be
-	   NULL.  */
+	/* Forget cached data about TARGET (called when it is detached, or
+	   when an attach fails after the unwinders were warmed up; TARGET may
+	   then be freed already: use it as a key only).  May be NULL.  */
 	void (*forget)(struct sg_target *target, void *arg);
 	void (*destroy)(void *arg);	/* may be NULL */
 };
@@ -147,11 +148,13 @@ struct sg_stack_provider_ops {
 	/* ABI 1.1.  Before TARGET is stopped (spyglass -p, attach): find
 	   what frames() will need (symbols, layouts, the runtime's version),
 	   so that while the target is stopped only the runtime's own data is
-	   read.  Memory read here is read from a running process: keep only
-	   what cannot change.  May be NULL.  */
+	   read.  Memory read here is read from a running process: keep what
+	   cannot change, or what may be slightly stale without harm (the
+	   cpython plugin keeps thread names).  May be NULL.  */
 	void (*prepare)(struct sg_session *session, struct sg_target *target, void *arg);
 	/* ABI 1.1.  Forget cached data about TARGET (called when it is
-	   detached).  May be NULL.  */
+	   detached, or when an attach fails after prepare; TARGET may then
+	   be freed already: use it as a key only).  May be NULL.  */
 	void (*forget)(struct sg_target *target, void *arg);
 	/* ABI 1.1.  Is the native function FUNCTION (as bt names it) the
 	   runtime's interpreter loop, whose frames merged stacks replace by

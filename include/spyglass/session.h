@@ -86,8 +86,9 @@ SG_PUBLIC struct sg_error *sg_setting_show(struct sg_session *session, const cha
 /* The folder where spyglass keeps what later runs can reuse (debug files,
    a plugin's resolved layouts), as a new string the caller frees:
    $SPYGLASS_CACHE_DIR, else $XDG_CACHE_HOME/spyglass, else
-   ~/.cache/spyglass.  NULL when SPYGLASS_DEBUG_CACHE is 0 or off.  It
-   may not exist yet.  */
+   ~/.cache/spyglass.  NULL when SPYGLASS_DEBUG_CACHE is 0 or off, when
+   none of those variables is set, or without memory.  It may not exist
+   yet.  */
 SG_PUBLIC char *sg_cache_dir(void);
 
 /* The plugin folder of the install.  */
