@@ -108,6 +108,20 @@ for entry in "${interpreters[@]}"; do
 	else
 		ok 1 "$v: hostile.py linetable started"
 	fi
+	if start_py "$py" threadloop; then
+		out=$(timeout 30 "$SG_BIN" -nx -p "$PY_PID" -- py-bt 2>&1)
+		st=$?
+		like "$out" '^cannot read the thread list: the thread list loops at 0x[0-9a-f]+$' \
+			"$v: a looping thread list: one line"
+		[ "$st" -ne 0 ]
+		ok $? "$v: a looping thread list: non-zero exit"
+		not_stopped "$PY_PID"
+		ok $? "$v: a looping thread list: the target is not left stopped"
+		stop_fixture "$PY_PID"
+	else
+		ok 1 "$v: hostile.py threadloop started"
+	fi
+
 	# A collection that runs a finalizer which blocks (3.4+ runs the
 	# finalizers of cycles; 3.6 keeps its gc state in a static variable
 	# that no table locates).

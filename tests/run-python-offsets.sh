@@ -28,7 +28,10 @@ py_bt() {
 	SOURCE=$(sed -n 1p "$testdir/out" | jq -r '.offsets_from + (if .offsets_cached then " (cached)" else "" end)')
 }
 
-want="[[\"block\",$(grep -n 'time.sleep(100000)' "$script" | cut -d: -f1)],[\"outer\",$(grep -n '^    block()' "$script" | cut -d: -f1)],[\"outer2\",$(grep -n '^    outer()' "$script" | cut -d: -f1)],[\"<module>\",$(grep -n '^outer2()' "$script" | cut -d: -f1)]]"
+# The first line holding TEXT: where block(), outer(), outer2() and the
+# module wait.
+line_of() { grep -n -F -- "$1" "$script" | head -1 | cut -d: -f1; }
+want="[[\"block\",$(line_of 'time.sleep(100000)')],[\"outer\",$(line_of '    block()')],[\"outer2\",$(line_of '    outer()')],[\"<module>\",$(grep -n '^outer2()' "$script" | cut -d: -f1)]]"
 
 for dir in "$pyenv_root"/versions/*; do
 	py=$dir/bin/python

@@ -12,6 +12,12 @@ enum py_source {
 	PY_SRC_TABLE = 1 << 3,
 };
 
+/* The words of WORDS (NULL-terminated) that the environment variable VAR
+   lists, comma separated, as bits (bit I for WORDS[I]); all of them when
+   VAR is unset or empty.  For the variables that limit how the plugin
+   finds things, so that the tests can check each way alone.  */
+unsigned py_env_words(const char *var, const char *const *words);
+
 /* The sources SPYGLASS_PYTHON_OFFSETS allows: a comma separated list of
    cache, dwarf, debug-offsets, table; all of them when it is unset.  */
 unsigned py_sources(void);

@@ -9,10 +9,13 @@
 #include "cpython.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct py_state {
 	struct sg_target *target;	/* what PROC or ERR is about */
@@ -42,9 +45,8 @@ static void prepare(struct sg_session *session SG_UNUSED, struct sg_target *targ
 	st->err = py_find(target, &st->proc);
 	if (!st->proc)
 		return;
+	py_budget_reset(st->proc);
 	read_names(st->proc);
-	/* What was read from the running process must not serve the stop. */
-	py_code_cache_clear(st->proc);
 }
 
 struct sg_error *py_session_proc(struct sg_session *s, void *state, struct py_proc **ret)
@@ -61,6 +63,7 @@ struct sg_error *py_session_proc(struct sg_session *s, void *state, struct py_pr
 					       ? SG_ERROR_LOOKUP : sg_error_code(st->err),
 				       sg_error_message(st->err));
 	*ret = st->proc;
+	py_budget_reset(st->proc);
 	return NULL;
 }
 
@@ -121,12 +124,12 @@ static int add_name(uint64_t ident, const char *name, void *arg)
 }
 
 /* The names threading gives the threads of each interpreter (at most
-   16), into P->names.  Read before the stop when the target is prepared:
-   a name is worth 50 to 70 page reads, and a thread started since keeps
-   none.  Nothing fails for a thread threading does not know.  */
+   16), into P->names, when the interpreter is found: before the stop
+   when the target is prepared, since names cost 50 to 70 page reads; a
+   thread started since keeps none.  Nothing fails for a thread threading
+   does not know.  */
 static void read_names(struct py_proc *p)
 {
-	p->names_read = true;
 	struct thread_list l = { 0 };
 	sg_error_destroy(py_threads(p, collect_thread, &l));
 	uint64_t done[16];
@@ -158,7 +161,7 @@ static const char *name_of(const struct py_proc *p, const struct py_thread *th)
    frames in a few files must not open them 200 times while the target is
    stopped.  */
 #define MAX_SOURCES 32
-#define MAX_SOURCE_SIZE (16u << 20)
+#define MAX_SOURCE_SIZE (4u << 20)
 
 struct source {
 	char *path;
@@ -174,14 +177,29 @@ struct sources {
 
 static void source_load(struct source *src, struct sg_target *t)
 {
+	/* co_filename comes from the target: "/dev/stdin" (python reading a
+	   script from a pipe) or a FIFO would block the read, and with it the
+	   stopped target.  Regular files only, opened without waiting.  */
+	if (!strncmp(src->path, "/dev/", 5) || !strncmp(src->path, "/proc/", 6))
+		return;
 	char path[4200];
 	/* The target's own view of the file system, for containers.  */
 	snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), src->path);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		f = fopen(src->path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+			(uint64_t)st.st_size > MAX_SOURCE_SIZE)) {
+		close(fd);
+		fd = -1;
+	}
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	size_t cap = 0, len = 0, ncap = 0;
 	char *text = NULL;
 	for (;;) {
@@ -311,7 +329,7 @@ static void thread_json_head(struct sg_out *out, pid_t tid, const char *comm,
 	sg_out_bool(out, "gc_running", gc);
 }
 
-static struct sg_error *bt_thread(struct bt_ctx *c, struct py_proc *p, size_t index, pid_t tid,
+static void bt_thread(struct bt_ctx *c, struct py_proc *p, size_t index, pid_t tid,
 				  const char *comm, const struct py_thread *pt, bool gc)
 {
 	struct sg_out *out = c->out;
@@ -342,7 +360,6 @@ static struct sg_error *bt_thread(struct bt_ctx *c, struct py_proc *p, size_t in
 		sg_error_destroy(err);
 	}
 	sg_out_object_end(out);
-	return NULL;
 }
 
 /* "1 3": gdb thread numbers, into a set over the target's threads.  */
@@ -389,8 +406,6 @@ static struct sg_error *cmd_py_bt(struct sg_session *s, const char *args, struct
 		free(l.a);
 		return err;
 	}
-	if (!p->names_read)
-		read_names(p);
 	for (size_t k = 0; k < l.n; k++)
 		l.a[k].name = name_of(p, &l.a[k]);
 	bool gc = py_gc_running(p);
@@ -601,11 +616,18 @@ static struct sg_error *provider_frames(struct sg_session *s, struct sg_thread *
 }
 
 /* The interpreter loop: _PyEval_EvalFrameDefault (and its .cold part),
-   PyEval_EvalFrameEx before 3.6's PEP 523 hook.  */
-static bool provider_is_eval(const char *function, void *arg SG_UNUSED)
+   and PyEval_EvalFrameEx before 3.6's PEP 523 hook.  */
+static bool provider_is_eval(const char *function, void *arg)
 {
-	return function && (strstr(function, "_PyEval_EvalFrameDefault") ||
-			    !strcmp(function, "PyEval_EvalFrameEx"));
+	const struct py_state *st = arg;
+	if (!function)
+		return false;
+	if (strstr(function, "_PyEval_EvalFrameDefault"))
+		return true;
+	/* From 3.6 PyEval_EvalFrameEx is a wrapper around the default
+	   loop, a frame of its own in unoptimised builds.  */
+	return !strcmp(function, "PyEval_EvalFrameEx") && st->proc &&
+	       st->proc->version < PY_V(3, 6);
 }
 
 static void state_destroy(void *arg)

@@ -86,7 +86,7 @@
 	X(CO_FREEVARS, "PyCodeObject", "co_freevars", PY_V(2, 7), PY_V(3, 10))	\
 	X(CO_LOCALSPLUSNAMES, "PyCodeObject", "co_localsplusnames", PY_V(3, 11), PY_VMAX) \
 	X(CO_LOCALSPLUSKINDS, "PyCodeObject", "co_localspluskinds", PY_V(3, 11), PY_VMAX) \
-	X(CO_FIRSTTRACEABLE, "PyCodeObject", "_co_firsttraceable", PY_V(3, 11), PY_V(3, 12)) \
+	X(CO_FIRSTTRACEABLE, "PyCodeObject", "_co_firsttraceable", PY_V(3, 11), PY_VMAX) \
 	X(CO_CODE_ADAPTIVE, "PyCodeObject", "co_code_adaptive", PY_V(3, 11), PY_VMAX) \
 	/* objects */								\
 	X(OB_TYPE, "PyObject", "ob_type", PY_V(2, 7), PY_VMAX)			\
@@ -189,7 +189,9 @@ struct py_proc {
 	uint32_t hexversion;	/* PY_VERSION_HEX: 0x030b07f0 */
 	unsigned version;	/* PY_V(major, minor) */
 	bool debug_build, free_threaded;
-	/* Where the interpreter lives: the executable or a libpython.  */
+	/* Where the interpreter lives: the executable or a libpython.  Set
+	   only while py_find runs: modules are reported again after the
+	   stop.  */
 	struct sg_module *module;
 	char *module_path;
 	bool shared;		/* in a libpython*.so */
@@ -207,11 +209,15 @@ struct py_proc {
 	struct py_code **codes;
 	size_t codes_cap, ncodes;
 	uint64_t code_type;	/* the code object type, once seen (3.13+) */
-	/* The names threading gives the threads (cpython.c), read once:
-	   before the stop when the target was prepared.  */
+	/* Object reads left to the command running (repr.c and threadname.c
+	   count theirs): a corrupt object graph must not keep the target
+	   stopped for long, however many values a command prints.  Each
+	   command sets it with py_budget_reset().  */
+	uint64_t reads_left;
+	/* The names threading gives the threads (cpython.c), read with the
+	   interpreter: before the stop when the target was prepared.  */
 	struct py_name *names;
 	size_t nnames, names_cap;
-	bool names_read;
 };
 
 struct py_name {
@@ -231,6 +237,13 @@ struct sg_error *py_offsets_resolve(struct py_proc *p);
 void py_code_cache_clear(struct py_proc *p);
 
 /* ---- reading (read.c) -------------------------------------------------- */
+
+/* Object reads one command may make: about a second's worth.  */
+#define PY_READ_BUDGET (4u << 20)
+static inline void py_budget_reset(struct py_proc *p)
+{
+	p->reads_left = PY_READ_BUDGET;
+}
 
 /* Read field F of the struct at ADDR as an unsigned integer of its size
    (1, 2, 4 or 8 bytes).  Errors when the field is absent.  */
@@ -287,10 +300,6 @@ struct sg_error *py_frames(struct py_proc *p, uint64_t tstate,
 /* Whether a garbage collection is running.  */
 bool py_gc_running(struct py_proc *p);
 
-/* The line of code object CODE at position LASTI: for 3.11+ the index in
-   code units of the instruction, before that f_lasti as the frame holds
-   it.  */
-struct sg_error *py_code_line(struct py_proc *p, uint64_t code, int64_t lasti, int *ret);
 /* Line tables, exposed for unit tests: TABLE of LEN bytes.  */
 int py_lnotab_line(const unsigned char *table, size_t len, int firstlineno, int64_t lasti,
 		   bool signed_deltas);

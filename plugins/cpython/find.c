@@ -246,31 +246,17 @@ static bool find_anchor_symbols(struct py_proc *p, struct sg_module *mod, struct
 /* The module named like libpython or python is tried first: a lookup in
    every module reads every symbol table, libc's debug symbols
    included.  */
-enum { WAY_SYMBOL = 1 << 0, WAY_SECTION = 1 << 1, WAY_SCAN = 1 << 2 };
-
 /* SPYGLASS_PYTHON_FIND (a comma separated list of symbol, section, scan;
    all of them by default) limits how the anchor may be found, so that the
    tests reach the section and the scan on interpreters whose symbols
    would find it first.  */
-static unsigned anchor_ways(void)
-{
-	const char *env = getenv("SPYGLASS_PYTHON_FIND");
-	if (!env || !*env)
-		return WAY_SYMBOL | WAY_SECTION | WAY_SCAN;
-	unsigned r = 0;
-	for (const char *w = env; w; w = strchr(w, ',') ? strchr(w, ',') + 1 : NULL) {
-		size_t n = strcspn(w, ",");
-		r |= n == 6 && !strncmp(w, "symbol", 6) ? WAY_SYMBOL
-		   : n == 7 && !strncmp(w, "section", 7) ? WAY_SECTION
-		   : n == 4 && !strncmp(w, "scan", 4) ? WAY_SCAN : 0;
-	}
-	return r;
-}
+enum { WAY_SYMBOL = 1 << 0, WAY_SECTION = 1 << 1, WAY_SCAN = 1 << 2 };
 
 static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_symbol *sym)
 {
 	struct sg_target *t = p->target;
-	unsigned ways = anchor_ways();
+	static const char *const words[] = { "symbol", "section", "scan", NULL };
+	unsigned ways = py_env_words("SPYGLASS_PYTHON_FIND", words);
 	if ((ways & WAY_SYMBOL) &&
 	    ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) || find_anchor_symbols(p, NULL, sym)))
 		return;
@@ -411,6 +397,9 @@ struct sg_error *py_find(struct sg_target *t, struct py_proc **ret)
 	   entry frame, 4 the C stack's shim.  */
 	p->owner_cstack = p->version >= PY_V(3, 14) ? 4 : 3;
 	p->owner_interpreter = p->version >= PY_V(3, 14) ? 3 : -1;
+	/* Modules are reported again after the stop, which frees these;
+	   what was needed of it is copied.  */
+	p->module = NULL;
 	*ret = p;
 	return NULL;
 }

@@ -136,15 +136,27 @@ static int code_line(const struct py_proc *p, const struct py_code *c, int64_t p
 			      p->version >= PY_V(3, 6));
 }
 
-struct sg_error *py_code_line(struct py_proc *p, uint64_t code, int64_t lasti, int *ret)
+/* Addresses seen in one walk (frames, thread states, interpreters), to
+   stop at a loop.  CAP, a power of two, is set by the walk, which stops
+   well before half of it is used.  */
+struct seen {
+	uint64_t *a;
+	size_t cap;
+};
+
+static bool seen_add(struct seen *s, uint64_t addr)
 {
-	struct py_code *c = code_get(p, code);
-	if (!c)
-		return &sg_enomem;
-	if (c->err)
-		return sg_error_create(SG_ERROR_BAD_DATA, sg_error_message(c->err));
-	*ret = code_line(p, c, lasti);
-	return NULL;
+	if (!s->a && !(s->a = calloc(s->cap, sizeof(*s->a))))
+		return true;	/* no memory: the walk's cap still ends it */
+	uint64_t h = (addr >> 3) * UINT64_C(0x9e3779b97f4a7c15);
+	for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (s->a[i] == addr)
+			return false;
+		if (!s->a[i]) {
+			s->a[i] = addr;
+			return true;
+		}
+	}
 }
 
 /* ---- threads ---- */
@@ -213,34 +225,47 @@ struct sg_error *py_threads(struct py_proc *p,
 	if (!interp)
 		return sg_error_create(SG_ERROR_TARGET,
 				       "Python is not running yet, or has finalized: no interpreter");
-	for (size_t ni = 0; interp && ni < MAX_INTERPRETERS; ni++) {
+	/* Thread states are unique across interpreters: one set and one
+	   cap for all.  */
+	struct seen interps = { .cap = 2 * MAX_INTERPRETERS }, states = { .cap = 2 * MAX_THREADS };
+	size_t nt = 0;
+	for (size_t ni = 0; interp && !err; ni++) {
+		if (ni == MAX_INTERPRETERS || !seen_add(&interps, interp)) {
+			err = sg_error_format(SG_ERROR_BAD_DATA, "the interpreter list loops at 0x%" PRIx64,
+					      interp);
+			break;
+		}
 		uint64_t ts, holder = gil_holder(p, interp);
 		err = py_read_ptr(p, interp, PY_IS_THREADS, &ts);
-		for (size_t nt = 0; !err && ts && nt < MAX_THREADS; nt++) {
+		for (; !err && ts; nt++) {
+			if (nt == MAX_THREADS || !seen_add(&states, ts)) {
+				err = sg_error_format(SG_ERROR_BAD_DATA,
+						      "the thread list loops at 0x%" PRIx64, ts);
+				break;
+			}
 			struct py_thread th = { .tstate = ts, .interp = interp };
 			uint64_t native = 0;
 			err = py_read_field(p, ts, PY_TS_THREAD_ID, &th.thread_id);
 			if (!err && py_has(p, PY_TS_NATIVE_ID))
 				err = py_read_field(p, ts, PY_TS_NATIVE_ID, &native);
+			if (!err)
+				err = py_read_ptr(p, ts, PY_TS_NEXT, &ts);
 			if (err)
 				break;
 			th.tid = native ? (pid_t)native : tid_of_pthread(p, th.thread_id);
-			th.holds_gil = holder == ts;
+			th.holds_gil = holder == th.tstate;
 			if (fn(&th, arg) != SG_CB_OK)
-				return NULL;
-			uint64_t next;
-			err = py_read_ptr(p, ts, PY_TS_NEXT, &next);
-			if (!err && next == ts)
-				err = sg_error_format(SG_ERROR_BAD_DATA,
-						      "thread state 0x%" PRIx64 " links to itself", ts);
-			ts = next;
+				goto out;
 		}
 		if (!err)
 			err = py_read_ptr(p, interp, PY_IS_NEXT, &interp);
-		if (err)
-			return sg_error_prefix(err, "cannot read the thread list");
 	}
-	return NULL;
+	if (err)
+		err = sg_error_prefix(err, "cannot read the thread list");
+out:
+	free(interps.a);
+	free(states.a);
+	return err;
 }
 
 bool py_gc_running(struct py_proc *p)
@@ -256,31 +281,6 @@ bool py_gc_running(struct py_proc *p)
 }
 
 /* ---- frames ---- */
-
-/* Frames seen in one walk, to stop at a loop.  */
-struct seen {
-	uint64_t *a;
-	size_t cap;
-};
-
-static bool seen_add(struct seen *s, uint64_t addr)
-{
-	if (!s->a) {
-		s->cap = 2 * MAX_FRAMES;
-		s->a = calloc(s->cap, sizeof(*s->a));
-		if (!s->a)
-			return true;
-	}
-	uint64_t h = (addr >> 3) * UINT64_C(0x9e3779b97f4a7c15);
-	for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-		if (s->a[i] == addr)
-			return false;
-		if (!s->a[i]) {
-			s->a[i] = addr;
-			return true;
-		}
-	}
-}
 
 /* The Nth frame of a walk, FRAME, is one too many or seen before.  */
 static struct sg_error *seen_check(struct seen *s, size_t n, uint64_t frame)
@@ -318,7 +318,7 @@ static struct sg_error *emit(struct py_proc *p, uint64_t frame, uint64_t code, i
 static struct sg_error *walk_old(struct py_proc *p, uint64_t frame,
 				 int (*fn)(const struct py_frame *, void *), void *arg)
 {
-	struct seen seen = { 0 };
+	struct seen seen = { .cap = 2 * MAX_FRAMES };
 	struct sg_error *err = NULL;
 	bool stop = false;
 	for (size_t n = 0; frame && !stop; n++) {
@@ -375,7 +375,7 @@ static struct sg_error *frame_code(struct py_proc *p, uint64_t frame, uint64_t *
 static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 				 int (*fn)(const struct py_frame *, void *), void *arg)
 {
-	struct seen seen = { 0 };
+	struct seen seen = { .cap = 2 * MAX_FRAMES };
 	struct sg_error *err = NULL;
 	bool stop = false;
 	/* The frame waiting to be emitted: whether it is an entry frame

@@ -98,13 +98,23 @@ int py_locations_line(const unsigned char *table, size_t len, int firstlineno, i
 			break;
 		case 10: case 11: case 12:
 			delta = code - 10;
+			if (c.end - c.p < 2)
+				return 0;
 			c.p += 2;
 			break;
 		default:
+			if (c.p == c.end)
+				return 0;
 			c.p += 1;
 			break;
 		}
+		/* A crafted varint could carry the line anywhere: lines are
+		   ints, and past them the table is garbage.  */
+		if (delta > INT32_MAX || delta < -(int64_t)INT32_MAX)
+			return 0;
 		line += delta;
+		if (line > INT32_MAX || line < -(int64_t)INT32_MAX)
+			return 0;
 		if (index >= addr && index < addr + length)
 			return none || line < 0 || line > INT32_MAX ? 0 : (int)line;
 		addr += length;

@@ -14,18 +14,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+unsigned py_env_words(const char *var, const char *const *words)
+{
+	const char *env = getenv(var);
+	unsigned all = 0, r = 0;
+	for (size_t k = 0; words[k]; k++)
+		all |= 1u << k;
+	if (!env || !*env)
+		return all;
+	for (const char *w = env; w; w = strchr(w, ',') ? strchr(w, ',') + 1 : NULL) {
+		size_t n = strcspn(w, ",");
+		for (size_t k = 0; words[k]; k++)
+			if (strlen(words[k]) == n && !strncmp(w, words[k], n))
+				r |= 1u << k;
+	}
+	return r;
+}
+
 unsigned py_sources(void)
 {
-	const char *env = getenv("SPYGLASS_PYTHON_OFFSETS");
-	if (!env || !*env)
-		return PY_SRC_CACHE | PY_SRC_DWARF | PY_SRC_DEBUG | PY_SRC_TABLE;
-	unsigned r = 0;
-	char *copy = strdup(env), *save = NULL;
-	for (char *w = copy ? strtok_r(copy, ",", &save) : NULL; w; w = strtok_r(NULL, ",", &save))
-		r |= !strcmp(w, "cache") ? PY_SRC_CACHE : !strcmp(w, "dwarf") ? PY_SRC_DWARF
-		   : !strcmp(w, "debug-offsets") ? PY_SRC_DEBUG : !strcmp(w, "table") ? PY_SRC_TABLE : 0;
-	free(copy);
-	return r;
+	/* In the order of enum py_source's bits.  */
+	static const char *const words[] = { "cache", "dwarf", "debug-offsets", "table", NULL };
+	return py_env_words("SPYGLASS_PYTHON_OFFSETS", words);
 }
 
 static bool in_range(const struct py_proc *p, enum py_field f)

@@ -666,6 +666,7 @@ static const struct sg_layout_row py_3_13[] = {
 	SG_LAYOUT_MEMBER("PyCodeObject", "co_linetable", 136, 8),	/* CO_LINETABLE */
 	SG_LAYOUT_MEMBER("PyCodeObject", "co_localsplusnames", 96, 8),	/* CO_LOCALSPLUSNAMES */
 	SG_LAYOUT_MEMBER("PyCodeObject", "co_localspluskinds", 104, 8),	/* CO_LOCALSPLUSKINDS */
+	SG_LAYOUT_MEMBER("PyCodeObject", "_co_firsttraceable", 184, 4),	/* CO_FIRSTTRACEABLE */
 	SG_LAYOUT_MEMBER("PyCodeObject", "co_code_adaptive", 200, 1),	/* CO_CODE_ADAPTIVE */
 	SG_LAYOUT_MEMBER("PyObject", "ob_type", 8, 8),	/* OB_TYPE */
 	SG_LAYOUT_MEMBER("PyVarObject", "ob_size", 16, 8),	/* VAR_SIZE */

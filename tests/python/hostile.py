@@ -5,6 +5,8 @@
 #              caller's caller: the chain loops
 #   garbage    the caller link points at unmapped memory
 #   linetable  the blocking function's code has a garbage line table
+#   threadloop the interpreter's thread list loops: the main thread's
+#              state links back to a worker's
 #   gc         not broken: the thread blocks in a __del__ that a garbage
 #              collection runs, so that py-bt says a collection is running
 #   none       not broken either: the thread just blocks
@@ -61,6 +63,23 @@ class Cycle(object):
         block()
 
 
+if MODE == "threadloop":
+    import threading
+    get = ctypes.pythonapi.PyThreadState_Get
+    get.restype = ctypes.c_void_p
+    states = []
+    started = threading.Event()
+
+    def worker():
+        states.append(get())
+        started.set()
+        time.sleep(100000)
+
+    threading.Thread(target=worker).start()
+    started.wait()
+    main = get()
+    # PyThreadState.next is at 0 in 2.7 (no prev) and 8 from 3.x.
+    word(main + (0 if V < (3, 0) else 8)).value = states[0]
 if MODE == "gc":
     import gc
     a, b = Cycle(), Cycle()
