@@ -156,7 +156,12 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 	if (err)
 		return err;
 	if (a->python) {
-		err = shell_print_merged(sh, st, out);
+		/* The merged numbering has no innermost or outermost N, and
+		   runtime frames no DWARF locals.  */
+		err = a->count || a->full
+			      ? sg_error_create(SG_ERROR_USAGE,
+						"bt --python takes no frame count and no full")
+			      : shell_print_merged(sh, st, out);
 		if (own)
 			sg_stack_destroy(st);
 		return err;

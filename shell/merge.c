@@ -99,7 +99,7 @@ static void print_rframe(struct sg_out *out, const struct rframe *rf, size_t num
 {
 	sg_out_object_begin(out, NULL);
 	sg_out_string(out, "kind", "python");
-	sg_out_uint(out, "level", number);
+	sg_out_uint(out, "merged_level", number);
 	sg_out_string(out, "function", rf->function);
 	sg_out_string(out, "file", rf->file);
 	if (rf->line)
@@ -107,8 +107,11 @@ static void print_rframe(struct sg_out *out, const struct rframe *rf, size_t num
 	else
 		sg_out_null(out, "line");
 	sg_out_object_end(out);
-	sg_out_printf(out, "#%-2zu [python] %s at %s:%d\n", number, rf->function,
-		      rf->file ? rf->file : "??", rf->line);
+	sg_out_printf(out, "#%-2zu [python] %s at %s", number, rf->function,
+		      rf->file ? rf->file : "??");
+	if (rf->line)
+		sg_out_printf(out, ":%d", rf->line);
+	sg_out_printf(out, "\n");
 }
 
 static void print_native(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
