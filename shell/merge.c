@@ -144,9 +144,15 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 		evals += is_eval(&r, sg_stack_frame(st, i));
 	for (size_t k = 0; k < r.n; k++)
 		entries += r.a[k].entry;
-	/* A walk that broke off still merges the frames it read, as long
-	   as they account for the eval frames.  */
-	bool merge = r.provider && evals == entries;
+	/* A Python walk that broke off still merges the frames it read, as
+	   long as they account for the eval frames.  A native walk that
+	   stopped early (a frame no unwinder could step) merges the eval
+	   frames it reached; the Python frames of the rest follow it.  */
+	const char *reason = sg_stack_stop_reason(st);
+	/* Without a single eval frame the loop's symbols are missing (a
+	   stripped build's cold part), not just the rest of the stack.  */
+	bool cut = reason && evals > 0 && evals < entries;
+	bool merge = r.provider && (evals == entries || cut);
 	const char *notice = NULL;
 	if (r.provider && !merge)
 		notice = "cannot merge the Python frames into the native stack "
@@ -170,6 +176,15 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 				}
 			}
 		}
+		if (cut && k < r.n) {
+			/* Where the native walk stopped, then what it did not
+			   reach.  */
+			sg_out_printf(out, "Backtrace stopped: %s\n", reason);
+			sg_out_printf(out, "(the Python frames below it:)\n");
+			for (; k < r.n; k++)
+				print_rframe(out, &r.a[k], number++);
+			reason = NULL;
+		}
 	} else {
 		sg_out_printf(out, "%s\n", notice);
 		for (k = 0; k < r.n; k++)
@@ -184,10 +199,9 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 		sg_out_string(out, "python_error", sg_error_message(ps.err));
 		sg_error_destroy(ps.err);
 	}
-	const char *reason = sg_stack_stop_reason(st);
 	if (reason)
 		sg_out_printf(out, "Backtrace stopped: %s\n", reason);
-	sg_out_string(out, "stop_reason", reason);
+	sg_out_string(out, "stop_reason", sg_stack_stop_reason(st));
 	runtime_clear(&r);
 	return NULL;
 }
