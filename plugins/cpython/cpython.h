@@ -255,11 +255,56 @@ static inline bool py_has(const struct py_proc *p, enum py_field f)
 	return p->offs.off[f] != PY_ABSENT;
 }
 
-/* A str object (unicode on 3, str/unicode on 2.7) as UTF-8, at most MAX
-   bytes (NUL-terminated, *TRUNCATED_RET set when cut).  */
+/* Whether P has the N fields F, else an error naming the first absent.  */
+struct sg_error *py_need_fields(const struct py_proc *p, const enum py_field *f, size_t n);
+#define PY_NEED(p, ...)                                                               \
+	py_need_fields((p), (const enum py_field[]){ __VA_ARGS__ },                   \
+		       sizeof((const enum py_field[]){ __VA_ARGS__ }) / sizeof(enum py_field))
+
+/* Whether ERR is no error, destroying it: for reads whose failure only
+   means "no".  */
+static inline bool py_ok(struct sg_error *err)
+{
+	sg_error_destroy(err);
+	return !err;
+}
+
+/* Object walks (repr.c, dict.c, threadname.c through them) read through
+   these: each read takes one from P->reads_left, and once none is left
+   every read fails with PY_TOO_MANY_READS, so that a corrupt object graph
+   ends the command's walks, however many values it prints.  The readers
+   above and below do not count: their callers bound them.  */
+#define PY_TOO_MANY_READS "too many reads: the objects look corrupt"
+/* Take N reads from the budget, or fail (leaving none) when fewer are
+   left.  */
+struct sg_error *py_count_reads(struct py_proc *p, uint64_t n);
+static inline bool py_budget_spent(const struct py_proc *p)
+{
+	return !p->reads_left;
+}
+struct sg_error *py_obj_read(struct py_proc *p, uint64_t addr, void *buf, size_t n);
+struct sg_error *py_obj_u64(struct py_proc *p, uint64_t addr, uint64_t *ret);
+struct sg_error *py_obj_field(struct py_proc *p, uint64_t obj, enum py_field f, uint64_t *ret);
+struct sg_error *py_obj_ptr(struct py_proc *p, uint64_t obj, enum py_field f, uint64_t *ret);
+
+/* The string readers below read at most MAX characters or bytes, and
+   never more than PY_READ_MAX: MAX 0 means PY_READ_MAX, not "no limit".
+   A length past 2^40 is an error.  */
+#define PY_READ_MAX (16u << 20)
+/* The code points of the str OBJ (3.x; unicode on 2.7), at most MAX of
+   them, in an array of *N_RET (*MORE_RET set when the string is longer).
+   The type of OBJ is not checked.  */
+struct sg_error *py_read_code_points(struct py_proc *p, uint64_t obj, size_t max, uint32_t **ret,
+				     size_t *n_ret, bool *more_ret);
+/* Code point C as UTF-8 into OUT (4 bytes at most; U+FFFD past
+   U+10FFFF), returning its length.  */
+size_t py_put_utf8(char *out, uint32_t c);
+/* A str object (unicode on 3, str/unicode on 2.7) as NUL-terminated UTF-8,
+   at most MAX characters (*TRUNCATED_RET set when cut).  A NUL in the
+   text cuts it short for C; py_read_code_points keeps it.  */
 struct sg_error *py_read_str(struct py_proc *p, uint64_t obj, size_t max, char **ret,
 			     bool *truncated_ret);
-/* A bytes object's bytes (str on 2.7), at most MAX.  */
+/* A bytes object's bytes (str on 2.7), at most MAX, NUL-terminated.  */
 struct sg_error *py_read_bytes(struct py_proc *p, uint64_t obj, size_t max, char **ret,
 			       size_t *len_ret);
 /* The name of OBJ's type (tp_name), at most 128 bytes.  */
@@ -319,22 +364,117 @@ struct sg_error *py_thread_state(struct py_proc *p, pid_t tid, uint64_t *ret);
 struct sg_error *py_locals_command(struct sg_session *s, const char *args, struct sg_out *out,
 				   void *state);
 
-/* ---- values (repr.c) ------------------------------------------------- */
+/* ---- values (repr.c) and objects (dict.c) ----------------------------- */
 
 /* A bounded repr of OBJ, as Python prints it: None, bool, int (big ones
    too), float, str, bytes, list, tuple, dict, set; "<T object at 0x...>"
    for the rest.  At most LIMIT elements per container and characters per
-   string (0: no limit), and DEPTH levels of nesting.  Writes to OUT.  */
+   string (0: no limit), and DEPTH levels of nesting.  Writes to OUT.
+   Its reads count against P->reads_left: when they run out, what was
+   printed ends with "...".  */
 struct sg_error *py_repr(struct py_proc *p, uint64_t obj, size_t limit, FILE *out);
+
+/* What dict.c knows of objects, for repr.c and the lookups below: their
+   types, the items of dicts and sets, the text of strs, the size of ints.
+   Every read counts against P->reads_left.  */
+
+/* Container sizes and hash table masks beyond this are garbage.  */
+#define PY_MAX_ITEMS (UINT64_C(1) << 40)
+
+/* The built-in types, recognized by their exact tp_name when the type is
+   static (not a heap type): a class of the script that happens to be
+   called "list" is not taken for the built-in one.  */
+enum py_kind {
+	PY_K_OTHER,
+	PY_K_NONE,
+	PY_K_BOOL,
+	PY_K_LONG,		/* PyLongObject: 3.x int, 2.7 long */
+	PY_K_INT2,		/* 2.7 int (PyIntObject) */
+	PY_K_FLOAT,
+	PY_K_COMPLEX,
+	PY_K_STR,		/* 3.x str, 2.7 unicode */
+	PY_K_BYTES,		/* 3.x bytes, 2.7 str */
+	PY_K_LIST,
+	PY_K_TUPLE,
+	PY_K_DICT,
+	PY_K_SET,
+	PY_K_FROZENSET,
+	PY_K_TYPE,
+	PY_K_CODE,
+	PY_K_ELLIPSIS,
+	PY_K_NOTIMPLEMENTED,
+	PY_K_MODULE,
+	PY_K_FUNCTION,
+	PY_K_DUMMY,		/* the dummy key of sets (3.x) */
+};
+
+struct py_type {
+	uint64_t type;
+	enum py_kind kind;
+	bool heap;
+	/* KIND comes from a built-in base whose repr the type inherits.  */
+	bool inherited;
+	char *name;		/* tp_name */
+	/* As Python's reprs name it: "module.name" for a class defined in
+	   Python (its __module__), tp_name for a C type.  */
+	char *qualified;
+};
+
+/* The state of one walk of objects: the types seen, read once each.  */
+#define PY_MAX_TYPES 64
+struct py_objs {
+	struct py_proc *p;
+	bool py2;
+	/* Set by the walk's user (repr.c: its output is full): the walks of
+	   dicts and sets end at the next item.  */
+	bool stop;
+	/* Dict walks (3.6+) go from the newest item to the oldest.  */
+	bool newest_first;
+	/* SPARE holds the last type when TYPES is full.  */
+	struct py_type types[PY_MAX_TYPES];
+	size_t ntypes;
+	struct py_type spare;
+	/* Nesting of py_type_info(), which reads the __module__ of
+	   classes.  */
+	unsigned type_depth;
+};
+void py_objs_init(struct py_objs *o, struct py_proc *p);
+void py_objs_fini(struct py_objs *o);
+/* What is known of the type TYPE, or of the type of OBJ, until
+   py_objs_fini(); once PY_MAX_TYPES are known, the next call may reuse
+   the entry (copy what must last).  */
+struct sg_error *py_type_info(struct py_objs *o, uint64_t type, const struct py_type **ret);
+struct sg_error *py_type_of(struct py_objs *o, uint64_t obj, const struct py_type **ret);
+/* Call FN with each item of the dict DICT in its iteration order, or
+   each key (VALUE 0) of the set SET in its table's order, until FN
+   returns false or O->stop is set.  Neither checks the type.  */
+typedef bool py_item_fn(uint64_t key, uint64_t value, void *arg);
+struct sg_error *py_dict_walk(struct py_objs *o, uint64_t dict, py_item_fn *fn, void *arg);
+struct sg_error *py_set_walk(struct py_objs *o, uint64_t set, py_item_fn *fn, void *arg);
+/* The value of the str key KEY in the dict DICT, 0 (*RET) when it has
+   none.  */
+struct sg_error *py_dict_lookup(struct py_objs *o, uint64_t dict, const char *key, uint64_t *ret);
+/* The text of a str (3.x; str or unicode on 2.7) as UTF-8, at most MAX
+   characters, or NULL (for any other object too).  */
+char *py_obj_text(struct py_objs *o, uint64_t obj, size_t max);
+/* The sign (-1, 0, 1) and the number of digits of the PyLongObject OBJ,
+   and the size of its digits: 30-bit ones in 4 bytes, or 15-bit ones in
+   2 where a build asked for them.  */
+struct sg_error *py_long_size(struct py_proc *p, uint64_t obj, int *sign_ret, uint64_t *n_ret);
+unsigned py_long_digit_size(const struct py_proc *p);
+/* Where md_dict is in a module object.  */
+uint64_t py_module_dict_off(const struct py_proc *p);
+
+/* Lookups for the other files, each one walk of its own.  */
 /* Call FN with each key and value of the dict at DICT, in insertion
-   order, at most a bounded number of them.  */
+   order, until FN stops (or the read budget does).  */
 struct sg_error *py_dict_items(struct py_proc *p, uint64_t dict,
 			       int (*fn)(uint64_t key, uint64_t value, void *arg), void *arg);
 /* The value of the str key KEY in the dict at DICT, 0 (*RET) when it has
    none.  An error when DICT is not a dict or cannot be read.  */
 struct sg_error *py_dict_get_str(struct py_proc *p, uint64_t dict, const char *key, uint64_t *ret);
 /* The text of the str OBJ (str or unicode on 2.7) as UTF-8, at most MAX
-   characters; an error for any other type.  */
+   characters (0: PY_READ_MAX); an error for any other type.  */
 struct sg_error *py_str_text(struct py_proc *p, uint64_t obj, size_t max, char **ret);
 /* The value of the int OBJ (2.7: int or long; bool too), modulo 2^64 when
    negative; an error when it needs more than 64 bits.  */

@@ -9,7 +9,11 @@
    function has started (before, an argument that is also a cell holds
    its value).  Like locals(), unbound variables (NULL, or an empty cell)
    are left out.  Module and class bodies keep their variables in the
-   f_locals dict instead: its items are printed when it is a dict.  */
+   f_locals dict instead: its items are printed when it is a dict.
+
+   The values share the command's read budget: once it is spent, the
+   value being printed ends with "..." and one line stands for the
+   variables left.  */
 #include <config.h>
 #include "cpython.h"
 
@@ -23,6 +27,7 @@
 /* Output for all the variables of a frame (py_repr bounds each one).  */
 #define MAX_TOTAL (16u << 20)
 #define TOO_MUCH "too much output: the other variables are left out"
+#define NO_READS PY_TOO_MANY_READS "; the other variables are left out"
 
 /* co_localspluskinds bits (3.11+).  */
 #define CO_FAST_CELL 0x40
@@ -59,6 +64,7 @@ struct printer {
 	uint64_t cell_type;	/* the type of cells, once seen */
 	size_t n;
 	size_t total;		/* bytes of repr printed */
+	bool ended;		/* the last line said why the rest is left out */
 	/* The names printed, so that f_locals does not repeat them.  */
 	char **names;
 	size_t nnames, names_cap;
@@ -87,17 +93,46 @@ static bool printed(const struct printer *pr, const char *name)
 	return false;
 }
 
+/* The line that ends the list early, saying WHY.  */
+static void print_end(struct printer *pr, const char *why)
+{
+	if (sg_out_json(pr->out)) {
+		sg_out_object_begin(pr->out, NULL);
+		sg_out_string(pr->out, "name", "...");
+		sg_out_string(pr->out, "error", why);
+		sg_out_object_end(pr->out);
+	} else {
+		sg_out_printf(pr->out, "... (%s)\n", why);
+	}
+	pr->ended = true;
+}
+
+/* Whether the list has ended: too much output, or the read budget spent
+   (then every value would fail: one line says so, once).  */
+static bool ended(struct printer *pr)
+{
+	if (!pr->ended && pr->total < MAX_TOTAL && py_budget_spent(pr->p))
+		print_end(pr, NO_READS);
+	return pr->ended || pr->total >= MAX_TOTAL;
+}
+
 /* Print one variable: NAME = repr(VALUE).  */
 static void print_local(struct printer *pr, const char *name, uint64_t value)
 {
 	char *text = NULL;
 	size_t len = 0;
-	if (pr->total >= MAX_TOTAL)
+	if (ended(pr))
 		return;
 	FILE *f = open_memstream(&text, &len);
 	struct sg_error *err = f ? py_repr(pr->p, value, pr->limit, f) : &sg_enomem;
 	if (f)
 		fclose(f);
+	/* The value whose reads ran out: the budget's own error, whatever
+	   read failed (the next ones would fail the same way).  */
+	if (err && py_budget_spent(pr->p)) {
+		sg_error_destroy(err);
+		err = sg_error_create(SG_ERROR_BAD_DATA, PY_TOO_MANY_READS);
+	}
 	if (sg_out_json(pr->out)) {
 		sg_out_object_begin(pr->out, NULL);
 		sg_out_string(pr->out, "name", name);
@@ -113,16 +148,8 @@ static void print_local(struct printer *pr, const char *name, uint64_t value)
 	}
 	pr->n++;
 	pr->total += len;
-	if (pr->total >= MAX_TOTAL) {
-		if (sg_out_json(pr->out)) {
-			sg_out_object_begin(pr->out, NULL);
-			sg_out_string(pr->out, "name", "...");
-			sg_out_string(pr->out, "error", TOO_MUCH);
-			sg_out_object_end(pr->out);
-		} else {
-			sg_out_printf(pr->out, "... (%s)\n", TOO_MUCH);
-		}
-	}
+	if (pr->total >= MAX_TOTAL && !pr->ended)
+		print_end(pr, TOO_MUCH);
 	sg_error_destroy(err);
 	free(text);
 }
@@ -193,6 +220,8 @@ static void fast_local(struct printer *pr, uint64_t slots, uint64_t i, uint64_t 
 	struct py_proc *p = pr->p;
 	char *name = NULL;
 	uint64_t value;
+	if (ended(pr))
+		return;
 	struct sg_error *err = tuple_name(p, names, j, &name);
 	if (err) {
 		char fallback[32];
@@ -309,6 +338,8 @@ static int dict_local(uint64_t key, uint64_t value, void *arg)
 {
 	struct printer *pr = arg;
 	char *name = NULL;
+	if (ended(pr))
+		return SG_CB_ABORT;
 	struct sg_error *err = py_read_str(pr->p, key, MAX_NAME, &name, NULL);
 	if (err) {
 		/* A key that is not a str: print its repr as the name.  */
@@ -325,7 +356,7 @@ static int dict_local(uint64_t key, uint64_t value, void *arg)
 	if (!name || !printed(pr, name))
 		print_local(pr, name ? name : "?", value);
 	free(name);
-	return pr->n >= MAX_LOCALS || pr->total >= MAX_TOTAL ? SG_CB_ABORT : SG_CB_OK;
+	return pr->n >= MAX_LOCALS || pr->ended || pr->total >= MAX_TOTAL ? SG_CB_ABORT : SG_CB_OK;
 }
 
 /* Module and class bodies: the f_locals dict.  */
@@ -348,7 +379,16 @@ static struct sg_error *locals_dict(struct printer *pr, uint64_t frame, uint64_t
 		return err;
 	bool is_dict = !strcmp(type, "dict");
 	free(type);
-	return is_dict ? py_dict_items(p, dict, dict_local, pr) : NULL;
+	if (!is_dict)
+		return NULL;
+	err = py_dict_items(p, dict, dict_local, pr);
+	/* What was read is printed; the last line says why the rest is not.  */
+	if (err && py_budget_spent(p)) {
+		sg_error_destroy(err);
+		ended(pr);
+		err = NULL;
+	}
+	return err;
 }
 
 static struct sg_error *parse_level(const char *args, int *ret)

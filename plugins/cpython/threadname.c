@@ -7,7 +7,10 @@
    attribute (2.7: __name, which Python mangles to _Thread__name).  A
    thread started from C is there too once it called current_thread(),
    named "Dummy-N".  Threads threading does not know (started with
-   _thread.start_new_thread, or not yet running) have no name.  */
+   _thread.start_new_thread, or not yet running) have no name.
+
+   The reads count against the command's budget (dict.c): once it is
+   spent, the threads named so far keep their names and the walk ends.  */
 #include <config.h>
 #include "cpython.h"
 
@@ -43,13 +46,13 @@ static int each_thread(uint64_t key, uint64_t value, void *arg)
 	if (!err)
 		err = py_str_text(w->p, name_obj, MAX_NAME, &name);
 	/* A thread that cannot be read is left out; the others still
-	   count.  */
+	   count, until the read budget is spent.  */
 	if (err) {
 		if (!w->first_err)
 			w->first_err = err;
 		else
 			sg_error_destroy(err);
-		return SG_CB_OK;
+		return py_budget_spent(w->p) ? SG_CB_ABORT : SG_CB_OK;
 	}
 	w->named++;
 	int r = w->fn(ident, name, w->arg);
