@@ -122,6 +122,21 @@ for entry in "${interpreters[@]}"; do
 		ok 1 "$v: hostile.py threadloop started"
 	fi
 
+	# One corrupt set behind 2000 locals: one read budget for the
+	# command, not a million reads per value.
+	if start_py "$py" budget; then
+		out=$(timeout 60 "$SG_BIN" -nx -p "$PY_PID" --stats -ex 'py-locals 1' 2>&1)
+		st=$?
+		like "$out" 'too many reads: the objects look corrupt' \
+			"$v: 2000 locals sharing a corrupt set: py-locals stops at its read budget"
+		paused=$(printf '%s\n' "$out" | sed -n 's/.*paused_us=\([0-9]*\).*/\1/p')
+		[ "$st" -ne 124 ] && [ -n "$paused" ] && [ "$paused" -lt 5000000 ]
+		ok $? "$v: and keeps the target stopped under 5 s (${paused:-?} us)"
+		stop_fixture "$PY_PID"
+	else
+		ok 1 "$v: hostile.py budget started"
+	fi
+
 	# A collection that runs a finalizer which blocks (3.4+ runs the
 	# finalizers of cycles; 3.6 keeps its gc state in a static variable
 	# that no table locates).

@@ -209,8 +209,8 @@ struct py_proc {
 	struct py_code **codes;
 	size_t codes_cap, ncodes;
 	uint64_t code_type;	/* the code object type, once seen (3.13+) */
-	/* Object reads left to the command running (repr.c and threadname.c
-	   count theirs): a corrupt object graph must not keep the target
+	/* Object reads left to the command running (read.c counts those of
+	   repr.c and dict.c): a corrupt object graph must not keep the target
 	   stopped for long, however many values a command prints.  Each
 	   command sets it with py_budget_reset().  */
 	uint64_t reads_left;

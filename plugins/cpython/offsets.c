@@ -408,6 +408,12 @@ static struct sg_error *read_debug_offsets(struct py_proc *p)
 		p->offs.off[r->field] = v - base;
 		p->offs.size[r->field] = debug_field_size(r->field);
 	}
+	/* The compact string's size is in the struct from 3.15 only: it is
+	   PyASCIIObject plus utf8_length and utf8 (3.12 dropped wstr).  */
+	if (!py_has(p, PY_UNI_COMPACT_SIZE) && py_has(p, PY_UNI_ASCII_SIZE)) {
+		p->offs.off[PY_UNI_COMPACT_SIZE] = p->offs.off[PY_UNI_ASCII_SIZE] + 16;
+		p->offs.size[PY_UNI_COMPACT_SIZE] = p->offs.off[PY_UNI_COMPACT_SIZE];
+	}
 	uint64_t gc, collecting;
 	memcpy(&gc, buf + d->gc, 8);
 	memcpy(&collecting, buf + d->gc_collecting, 8);

@@ -7,6 +7,8 @@
 #   linetable  the blocking function's code has a garbage line table
 #   threadloop the interpreter's thread list loops: the main thread's
 #              state links back to a worker's
+#   budget     2000 locals all refer to one set whose header claims 2^21
+#              slots over 32 MiB of zeros: printing each walks them all
 #   gc         not broken: the thread blocks in a __del__ that a garbage
 #              collection runs, so that py-bt says a collection is running
 #   none       not broken either: the thread just blocks
@@ -80,6 +82,21 @@ if MODE == "threadloop":
     main = get()
     # PyThreadState.next is at 0 in 2.7 (no prev) and 8 from 3.x.
     word(main + (0 if V < (3, 0) else 8)).value = states[0]
+if MODE == "budget":
+    import gc
+    gc.disable()
+    slots = 1 << 21
+    zeros = ctypes.create_string_buffer(slots * 16)
+    s = set([1, 2, 3])
+    # PySetObject: fill 16, used 24, mask 32, table 40 (2.7 to 3.15).
+    for off, value in ((16, slots), (24, slots), (32, slots - 1)):
+        ctypes.c_ssize_t.from_address(id(s) + off).value = value
+    word(id(s) + 40).value = ctypes.addressof(zeros)
+    src = "def many(s):\n" + "".join("    v%d = s\n" % i for i in range(2000))
+    src += "    block()\n"
+    ns = {"block": block}
+    exec(src, ns)
+    ns["many"](s)
 if MODE == "gc":
     import gc
     a, b = Cycle(), Cycle()
