@@ -518,9 +518,10 @@ struct items_state {
 	bool more;
 };
 
-static bool put_dict_item(uint64_t key, uint64_t value, void *arg)
+/* Before an item: the separator, and whether the limit allows it (else
+   "..." follows).  */
+static bool item_start(struct items_state *st)
 {
-	struct items_state *st = arg;
 	struct ctx *c = st->c;
 	if (st->n)
 		puts_c(c, ", ");
@@ -529,9 +530,17 @@ static bool put_dict_item(uint64_t key, uint64_t value, void *arg)
 		return false;
 	}
 	st->n++;
-	repr_elem(c, key);
-	puts_c(c, ": ");
-	repr_elem(c, value);
+	return true;
+}
+
+static bool put_dict_item(uint64_t key, uint64_t value, void *arg)
+{
+	struct items_state *st = arg;
+	if (!item_start(st))
+		return false;
+	repr_elem(st->c, key);
+	puts_c(st->c, ": ");
+	repr_elem(st->c, value);
 	return true;
 }
 
@@ -554,15 +563,9 @@ static struct sg_error *repr_dict(struct ctx *c, uint64_t obj)
 static bool put_set_item(uint64_t key, uint64_t value SG_UNUSED, void *arg)
 {
 	struct items_state *st = arg;
-	struct ctx *c = st->c;
-	if (st->n)
-		puts_c(c, ", ");
-	if (c->limit && st->n == c->limit) {
-		st->more = true;
+	if (!item_start(st))
 		return false;
-	}
-	st->n++;
-	repr_elem(c, key);
+	repr_elem(st->c, key);
 	return true;
 }
 
