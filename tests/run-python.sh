@@ -573,6 +573,10 @@ check_embed() {
 	conly=$(for t in $(ls "/proc/$pid/task"); do [ "$(cat "/proc/$pid/task/$t/comm")" = c-only ] && echo "$t"; done)
 	is "$(jq -c --argjson t "${conly:-0}" '.threads[] | select(.tid == $t) | .frames' <<<"$j")" "[]" \
 		"$label: a thread that never ran Python has no frames"
+	sgt -p "$pid" -ex 'set python source off' -ex 'py-bt'
+	like "$(grep -A1 "^Thread [0-9]* (LWP ${conly:-0} \"c-only\")" <<<"$OUT")" \
+		"^Thread [0-9]+ \\(LWP ${conly:-0} \"c-only\"\\): no Python frames\$" \
+		"$label: text: a thread that never ran Python says so in one line"
 	# Merged stacks: the C functions below the Python frames they called.
 	sgt --json -p "$pid" -ex 'thread apply all bt --python'
 	ok $STATUS "$label: thread apply all bt --python succeeds${ERR:+: $ERR}"
