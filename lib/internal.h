@@ -34,12 +34,6 @@ void sg_buf_json_string(struct sg_buf *b, const char *s, size_t len);
 /* Hand the NUL-terminated contents to the caller; B is left empty.  */
 char *sg_buf_steal(struct sg_buf *b);
 
-/* Append ITEM to the array *ARRAY of *N elements of SIZE bytes with
-   capacity *CAP.  Returns the new element, or NULL on allocation failure.  */
-void *sg_array_push(void *array_p, size_t *n, size_t *cap, size_t size);
-
-/* Monotonic clock in nanoseconds.  */
-uint64_t sg_now_ns(void);
 
 /* ---- threads and targets (target.c, target-ptrace.c) ---- */
 struct sg_thread {

@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* gdb shows the pc unless it is exactly where the shown line starts (frame
    0 at a line boundary) or the frame is the caller of an inlined call at
@@ -539,13 +538,6 @@ static struct sg_error *cmd_info_registers(struct sg_session *s, const char *arg
 	return err;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 /* Time repeated unwinds of the selected thread with warm caches, as a
    sampling profiler would do them.  */
 static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *args,
@@ -564,21 +556,21 @@ static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *
 	size_t logical = sg_stack_count(st);
 	sg_stack_destroy(st);
 	size_t physical = 0;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = sg_now_ns();
 	for (size_t i = 0; i < count; i++) {
 		if ((err = sg_stack_unwind(s, th, NULL, 0, SG_UNWIND_NO_SYMBOLS, &st)))
 			return err;
 		physical = sg_stack_count(st);
 		sg_stack_destroy(st);
 	}
-	double raw_us = (now_ns() - t0) / 1e3 / count;
-	t0 = now_ns();
+	double raw_us = (sg_now_ns() - t0) / 1e3 / count;
+	t0 = sg_now_ns();
 	for (size_t i = 0; i < count; i++) {
 		if ((err = sg_stack_unwind(s, th, NULL, 0, 0, &st)))
 			return err;
 		sg_stack_destroy(st);
 	}
-	double sym_us = (now_ns() - t0) / 1e3 / count;
+	double sym_us = (sg_now_ns() - t0) / 1e3 / count;
 	sg_out_printf(out, "thread %zu: %zu frames; warm unwind %.2f us, with symbols %.2f us (mean of %zu)\n",
 		      sg_thread_index(th) + 1, logical, raw_us, sym_us, count);
 	sg_out_uint(out, "frames", logical);

@@ -11,17 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 enum { EXIT_PARTIAL = 1, EXIT_FATAL = 2, EXIT_USAGE = 64 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
 
 /* The one session, for the signal handlers.  */
 static struct shell *the_shell;
@@ -363,9 +355,9 @@ int main(int argc, char **argv)
 
 	if (pid) {
 		hint_names(sh.session, actions, nactions, sh.batch);
-		t0 = now_ns();
+		t0 = sg_now_ns();
 		err = sg_session_attach(sh.session, pid);
-		attach_ns = now_ns() - t0;
+		attach_ns = sg_now_ns() - t0;
 		if (err) {
 			if (sh.json) {
 				sg_out_begin(sh.out);
@@ -423,12 +415,12 @@ int main(int argc, char **argv)
 
 	struct sg_target *t = sg_session_target(sh.session);
 	size_t nthreads = t ? sg_target_thread_count(t) : 0;
-	uint64_t detach_t0 = now_ns();
+	uint64_t detach_t0 = sg_now_ns();
 	the_shell = NULL;
 	if (t)
 		sg_error_destroy(sg_session_detach(sh.session));
 	uint64_t paused_ns = sg_session_last_paused_ns(sh.session);
-	uint64_t detach_ns = now_ns() - detach_t0;
+	uint64_t detach_ns = sg_now_ns() - detach_t0;
 	if (stats && pid) {
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);

@@ -30,28 +30,19 @@ struct runtime {
 static int add_rframe(const struct sg_runtime_frame *f, void *arg)
 {
 	struct runtime *r = arg;
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct rframe *a = realloc(r->a, cap * sizeof(*a));
-		if (!a) {
-			r->failed = true;
-			return SG_CB_ABORT;
-		}
-		r->a = a;
-		r->cap = cap;
-	}
-	struct rframe *rf = &r->a[r->n];
-	rf->function = strdup(f->function ? f->function : "??");
-	rf->file = f->file ? strdup(f->file) : NULL;
-	rf->line = f->line;
-	rf->entry = f->entry;
-	if (!rf->function) {
+	struct rframe *rf = sg_array_push(&r->a, &r->n, &r->cap, sizeof(*rf));
+	if (rf) {
+		rf->function = strdup(f->function ? f->function : "??");
+		rf->file = f->file ? strdup(f->file) : NULL;
+		rf->line = f->line;
+		rf->entry = f->entry;
+		if (rf->function)
+			return SG_CB_OK;
 		free(rf->file);
-		r->failed = true;
-		return SG_CB_ABORT;
+		r->n--;
 	}
-	r->n++;
-	return SG_CB_OK;
+	r->failed = true;
+	return SG_CB_ABORT;
 }
 
 static void runtime_clear(struct runtime *r)

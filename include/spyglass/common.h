@@ -31,6 +31,15 @@ enum {
 	SG_CB_ABORT = 1,
 };
 
+/* Append a zeroed element to the growable array *ARRAY_P of *N elements
+   of SIZE bytes and capacity *CAP (all zero at first), doubling it when
+   full.  Returns the new element, or NULL on allocation failure (the
+   array is unchanged then).  */
+SG_PUBLIC void *sg_array_push(void *array_p, size_t *n, size_t *cap, size_t size);
+
+/* The monotonic clock, in nanoseconds: for timing.  */
+SG_PUBLIC uint64_t sg_now_ns(void);
+
 struct sg_session;
 struct sg_target;
 struct sg_out;

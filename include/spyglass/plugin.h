@@ -26,7 +26,8 @@ SG_BEGIN_DECLS
    1.1: sg_stack_provider_ops.prepare, .forget and .is_eval;
 	sg_runtime_frame.entry; sg_registry_entry.abi_minor;
 	sg_module_lookup_symbol(), sg_cache_dir(), sg_command_flags(),
-	sg_session_hint_no_stacks(); the command flag SG_CMD_NO_STACKS.  */
+	sg_session_hint_no_stacks(), sg_array_push(), sg_now_ns(); the command flag
+	SG_CMD_NO_STACKS.  */
 #define SG_PLUGIN_ABI_MAJOR 1
 #define SG_PLUGIN_ABI_MINOR 1
 

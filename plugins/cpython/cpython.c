@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 struct py_state {
@@ -77,15 +76,10 @@ struct thread_list {
 static int collect_thread(const struct py_thread *th, void *arg)
 {
 	struct thread_list *l = arg;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct py_thread *a = realloc(l->a, cap * sizeof(*a));
-		if (!a)
-			return SG_CB_ABORT;
-		l->a = a;
-		l->cap = cap;
-	}
-	l->a[l->n++] = *th;
+	struct py_thread *slot = sg_array_push(&l->a, &l->n, &l->cap, sizeof(*slot));
+	if (!slot)
+		return SG_CB_ABORT;
+	*slot = *th;
 	return SG_CB_OK;
 }
 
@@ -108,18 +102,15 @@ static int add_name(uint64_t ident, const char *name, void *arg)
 {
 	struct namer *nm = arg;
 	struct py_proc *p = nm->p;
-	if (p->nnames == p->names_cap) {
-		size_t cap = p->names_cap ? 2 * p->names_cap : 16;
-		struct py_name *a = realloc(p->names, cap * sizeof(*a));
-		if (!a)
-			return SG_CB_ABORT;
-		p->names = a;
-		p->names_cap = cap;
-	}
 	char *copy = strdup(name);
-	if (!copy)
+	struct py_name *slot = copy ? sg_array_push(&p->names, &p->nnames, &p->names_cap,
+						    sizeof(*slot))
+				    : NULL;
+	if (!slot) {
+		free(copy);
 		return SG_CB_ABORT;
-	p->names[p->nnames++] = (struct py_name){ nm->interp, ident, copy };
+	}
+	*slot = (struct py_name){ nm->interp, ident, copy };
 	return SG_CB_OK;
 }
 
@@ -222,14 +213,10 @@ static void source_load(struct source *src, struct sg_target *t)
 	for (size_t i = 0; i <= len; i++) {
 		if (i && text[i - 1] != '\n')
 			continue;
-		if (src->nlines == ncap) {
-			ncap = ncap ? 2 * ncap : 256;
-			size_t *n = realloc(src->lines, ncap * sizeof(*n));
-			if (!n)
-				break;
-			src->lines = n;
-		}
-		src->lines[src->nlines++] = i;
+		size_t *slot = sg_array_push(&src->lines, &src->nlines, &ncap, sizeof(*slot));
+		if (!slot)
+			break;
+		*slot = i;
 	}
 	src->text = text;
 }
@@ -499,13 +486,6 @@ static int count_frame(const struct py_frame *f SG_UNUSED, void *arg)
 	return SG_CB_OK;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The profiler's per-sample cost: the selected thread's Python stack
    walked COUNT times, with the code objects remembered across walks (as
    a sampler keeps them) and forgotten before each walk.  Target memory
@@ -533,7 +513,7 @@ static struct sg_error *cmd_time_py_bt(struct sg_session *s, const char *args,
 		return err;
 	double us[2];
 	for (int cold = 0; cold < 2; cold++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = sg_now_ns();
 		for (unsigned long i = 0; i < count && !err; i++) {
 			size_t n = 0;
 			if (cold)
@@ -542,7 +522,7 @@ static struct sg_error *cmd_time_py_bt(struct sg_session *s, const char *args,
 		}
 		if (err)
 			return err;
-		us[cold] = (now_ns() - t0) / 1e3 / count;
+		us[cold] = (sg_now_ns() - t0) / 1e3 / count;
 	}
 	sg_out_printf(out, "thread %zu: %zu Python frames; walk %.2f us with code objects "
 		      "remembered, %.2f us reading them again (mean of %lu)\n",

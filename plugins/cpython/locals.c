@@ -72,17 +72,13 @@ struct printer {
 
 static void remember(struct printer *pr, const char *name)
 {
-	if (pr->nnames == pr->names_cap) {
-		size_t cap = pr->names_cap ? 2 * pr->names_cap : 32;
-		char **a = realloc(pr->names, cap * sizeof(*a));
-		if (!a)
-			return;
-		pr->names = a;
-		pr->names_cap = cap;
-	}
 	char *copy = strdup(name);
-	if (copy)
-		pr->names[pr->nnames++] = copy;
+	char **slot = copy ? sg_array_push(&pr->names, &pr->nnames, &pr->names_cap, sizeof(*slot))
+			   : NULL;
+	if (slot)
+		*slot = copy;
+	else
+		free(copy);
 }
 
 static bool printed(const struct printer *pr, const char *name)
