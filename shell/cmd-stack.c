@@ -95,7 +95,7 @@ static void frame_json(struct sg_out *out, const struct sg_frame *f)
 
 struct bt_args {
 	bool full;
-	bool python;		/* --python: merge runtime frames */
+	const struct shell_runtime *runtime;	/* --python, --zeek: merge its frames */
 	const char *unwinder;
 	long count;		/* 0: all; > 0 innermost N; < 0 outermost N */
 };
@@ -111,8 +111,8 @@ static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
 	for (char *w = strtok_r(copy, " \t", &save); w && !err; w = strtok_r(NULL, " \t", &save)) {
 		if (!strcmp(w, "full") || !strcmp(w, "-full")) {
 			a->full = true;
-		} else if (!strcmp(w, "--python") || !strcmp(w, "-python")) {
-			a->python = true;
+		} else if (w[0] == '-' && shell_runtime_lookup(w + 1 + (w[1] == '-'))) {
+			a->runtime = shell_runtime_lookup(w + 1 + (w[1] == '-'));
 		} else if (!strcmp(w, "-u")) {
 			char *u = strtok_r(NULL, " \t", &save);
 			if (!u)
@@ -132,7 +132,7 @@ static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
 			a->count = n;
 		} else {
 			err = sg_error_format(SG_ERROR_USAGE,
-					      "Usage: backtrace [N|-N] [full] [--python] [-u fp|cfi] (not \"%s\")", w);
+					      "Usage: backtrace [N|-N] [full] [--python|--zeek] [-u fp|cfi] (not \"%s\")", w);
 		}
 	}
 	free(copy);
@@ -154,13 +154,14 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 		err = sg_session_stack(s, &st);
 	if (err)
 		return err;
-	if (a->python) {
+	if (a->runtime) {
 		/* The merged numbering has no innermost or outermost N, and
 		   runtime frames no DWARF locals.  */
 		err = a->count || a->full
-			      ? sg_error_create(SG_ERROR_USAGE,
-						"bt --python takes no frame count and no full")
-			      : shell_print_merged(sh, st, out);
+			      ? sg_error_format(SG_ERROR_USAGE,
+						"bt --%s takes no frame count and no full",
+						a->runtime->option)
+			      : shell_print_merged(sh, st, a->runtime, out);
 		if (own)
 			sg_stack_destroy(st);
 		return err;
@@ -583,14 +584,15 @@ static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *
 
 static const struct sg_command stack_cmds[] = {
 	{ .name = "backtrace", .aliases = "bt where",
-	  .synopsis = "backtrace [N|-N] [full] [--python] [-u fp|cfi]",
+	  .synopsis = "backtrace [N|-N] [full] [--python|--zeek] [-u fp|cfi]",
 	  .summary = "Print the selected thread's stack",
 	  .details = "N prints the innermost N frames, -N the outermost N.  -u forces one\n"
 		     "unwinder (cfi or fp); by default each frame uses the first that knows it:\n"
 		     "CFI, then the frame pointer.  Inlined calls are frames of their own.\n"
 		     "\"set backtrace limit N\" caps the depth.  full adds each frame's locals.\n"
 		     "--python replaces the interpreter loop's frames by the Python frames\n"
-		     "they run (a stack provider such as the cpython plugin gives them).",
+		     "they run (a stack provider such as the cpython plugin gives them);\n"
+		     "--zeek does the same with Zeek's script frames (the zeek plugin).",
 	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
 	  .summary = "Run a command on several threads",

@@ -1,6 +1,6 @@
-/* bt --python: merged stacks.  The native stack is printed with the
-   frames of the interpreter loop replaced by the runtime frames they run,
-   as a stack provider (the cpython plugin) gives them.
+/* bt --python, bt --zeek: merged stacks.  The native stack is printed
+   with the frames of the interpreter loop replaced by the runtime frames
+   they run, as a stack provider (the cpython or zeek plugin) gives them.
 
    Walking from the innermost frame, each native frame the provider calls
    an eval frame runs the runtime frames up to and including the next
@@ -20,7 +20,21 @@ struct rframe {
 	bool entry;
 };
 
+static const struct shell_runtime runtimes[] = {
+	{ "python", "cpython", "Python" },
+	{ "zeek", "zeek", "Zeek" },
+};
+
+const struct shell_runtime *shell_runtime_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (!strcmp(name, runtimes[i].option))
+			return &runtimes[i];
+	return NULL;
+}
+
 struct runtime {
+	const struct shell_runtime *rt;
 	const struct sg_registry_entry *provider;
 	struct rframe *a;
 	size_t n, cap;
@@ -63,13 +77,13 @@ struct provider_search {
 	struct sg_error *err;
 };
 
-/* The first provider (built for ABI 1.1, which has entry and is_eval)
-   that knows the thread.  */
+/* The runtime's provider, if it is built for ABI 1.1 (which has entry
+	and is_eval) and knows the thread.  */
 static int try_provider(const struct sg_registry_entry *e, void *arg)
 {
 	struct provider_search *ps = arg;
 	const struct sg_stack_provider_ops *ops = e->ops;
-	if (e->abi_minor < 1 || !ops->is_eval)
+	if (strcmp(e->name, ps->r->rt->provider) || e->abi_minor < 1 || !ops->is_eval)
 		return SG_CB_OK;
 	runtime_clear(ps->r);
 	struct sg_error *err = ops->frames(ps->session, ps->thread, add_rframe, ps->r, e->arg);
@@ -86,10 +100,11 @@ static bool is_eval(const struct runtime *r, const struct sg_frame *f)
 	return f->function && ops->is_eval(f->function, r->provider->arg);
 }
 
-static void print_rframe(struct sg_out *out, const struct rframe *rf, size_t number)
+static void print_rframe(struct sg_out *out, const struct runtime *r, const struct rframe *rf,
+			 size_t number)
 {
 	sg_out_object_begin(out, NULL);
-	sg_out_string(out, "kind", "python");
+	sg_out_string(out, "kind", r->rt->option);
 	sg_out_uint(out, "merged_level", number);
 	sg_out_string(out, "function", rf->function);
 	sg_out_string(out, "file", rf->file);
@@ -98,7 +113,7 @@ static void print_rframe(struct sg_out *out, const struct rframe *rf, size_t num
 	else
 		sg_out_null(out, "line");
 	sg_out_object_end(out);
-	sg_out_printf(out, "#%-2zu [python] %s at %s", number, rf->function,
+	sg_out_printf(out, "#%-2zu [%s] %s at %s", number, r->rt->option, rf->function,
 		      rf->file ? rf->file : "??");
 	if (rf->line)
 		sg_out_printf(out, ":%d", rf->line);
@@ -119,11 +134,12 @@ static void print_native(struct shell *sh, const struct sg_stack *st, const stru
 	sg_out_object_end(out);
 }
 
-struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st, struct sg_out *out)
+struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
+				    const struct shell_runtime *rt, struct sg_out *out)
 {
 	struct sg_session *s = sh->session;
 	struct sg_thread *th = sg_stack_thread(st);
-	struct runtime r = { 0 };
+	struct runtime r = { .rt = rt };
 	struct provider_search ps = { s, th, &r, NULL };
 	sg_registry_foreach(s, SG_REGISTRY_STACK_PROVIDER, try_provider, &ps);
 	if (r.failed && !ps.err)
@@ -144,11 +160,13 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 	   stripped build's cold part), not just the rest of the stack.  */
 	bool cut = reason && evals > 0 && evals < entries;
 	bool merge = r.provider && (evals == entries || cut);
-	const char *notice = NULL;
-	if (r.provider && !merge)
-		notice = "cannot merge the Python frames into the native stack "
-			 "(interpreter frames and Python entry frames differ in number): "
-			 "Python frames only";
+	char *notice = NULL;
+	if (r.provider && !merge &&
+	    asprintf(&notice,
+		     "cannot merge the %s frames into the native stack "
+		     "(interpreter frames and %s entry frames differ in number): %s frames only",
+		     rt->title, rt->title, rt->title) < 0)
+		notice = NULL;
 	sg_out_array_begin(out, "frames");
 	size_t number = 0, k = 0;
 	if (merge || !r.provider) {
@@ -160,7 +178,7 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 			}
 			/* This eval frame runs the frames up to the next entry.  */
 			for (; k < r.n; k++) {
-				print_rframe(out, &r.a[k], number++);
+				print_rframe(out, &r, &r.a[k], number++);
 				if (r.a[k].entry) {
 					k++;
 					break;
@@ -171,15 +189,15 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 			/* Where the native walk stopped, then what it did not
 			   reach.  */
 			sg_out_printf(out, "Backtrace stopped: %s\n", reason);
-			sg_out_printf(out, "(the Python frames below it:)\n");
+			sg_out_printf(out, "(the %s frames below it:)\n", rt->title);
 			for (; k < r.n; k++)
-				print_rframe(out, &r.a[k], number++);
+				print_rframe(out, &r, &r.a[k], number++);
 			reason = NULL;
 		}
 	} else {
-		sg_out_printf(out, "%s\n", notice);
+		sg_out_printf(out, "%s\n", notice ? notice : "(cannot merge)");
 		for (k = 0; k < r.n; k++)
-			print_rframe(out, &r.a[k], number++);
+			print_rframe(out, &r, &r.a[k], number++);
 	}
 	sg_out_array_end(out);
 	sg_out_bool(out, "merged", merge);
@@ -187,12 +205,15 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 		sg_out_string(out, "notice", notice);
 	if (ps.err) {
 		sg_out_printf(out, "<error: %s>\n", sg_error_message(ps.err));
-		sg_out_string(out, "python_error", sg_error_message(ps.err));
+		char key[32];
+		snprintf(key, sizeof(key), "%s_error", rt->option);
+		sg_out_string(out, key, sg_error_message(ps.err));
 		sg_error_destroy(ps.err);
 	}
 	if (reason)
 		sg_out_printf(out, "Backtrace stopped: %s\n", reason);
 	sg_out_string(out, "stop_reason", sg_stack_stop_reason(st));
 	runtime_clear(&r);
+	free(notice);
 	return NULL;
 }

@@ -69,10 +69,18 @@ void shell_format_frame_as(struct shell *sh, const struct sg_stack *st, const st
 			   size_t number, FILE *out);
 /* A frame's JSON object, left open for more members.  */
 void shell_frame_json_open(struct sg_out *out, const struct sg_frame *f);
-/* bt --python: the native stack ST with the runtime frames of a stack
+/* A runtime whose frames bt merges: bt --python, bt --zeek.  */
+struct shell_runtime {
+	const char *option;	/* "python": the bt option without "--" */
+	const char *provider;	/* the stack provider's name, "cpython" */
+	const char *title;	/* "Python", for messages */
+};
+/* The runtime of bt option NAME ("python", "zeek"), or NULL.  */
+const struct shell_runtime *shell_runtime_lookup(const char *name);
+/* bt --python: the native stack ST with the runtime frames of RT's stack
    provider in place of the interpreter loop's frames (merge.c).  */
 struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
-				    struct sg_out *out);
+				    const struct shell_runtime *rt, struct sg_out *out);
 void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out);
 /* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),
