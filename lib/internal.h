@@ -162,6 +162,8 @@ struct sg_page_cache {
 	struct sg_cached_page slots[SG_PAGE_CACHE_SLOTS];
 };
 void sg_page_cache_destroy(struct sg_page_cache *cache);
+struct sg_reader_cache;
+void sg_reader_cache_destroy(struct sg_reader_cache *cache);
 struct sg_frame_cache;
 struct sg_tailcall_cache;
 struct sg_lookup_cache;
@@ -184,6 +186,7 @@ struct sg_target {
 	struct sg_tailcall_cache *tailcalls;	/* tailcall.c */
 	struct sg_lookup_cache *lookups;	/* dwlookup.c */
 	struct sg_member_cache *members;	/* value.c */
+	struct sg_reader_cache *readers;	/* registry.c */
 	struct sg_page_cache *pages;
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
@@ -316,6 +319,9 @@ struct sg_session {
 
 	struct sg_handler *handlers[SG_REGISTRY_NKINDS];
 	size_t nhandlers[SG_REGISTRY_NKINDS], handlers_cap[SG_REGISTRY_NKINDS];
+	/* Counts changes to the registries: remembered reader lookups
+	   (sg_reader_cache) are for one generation.  */
+	uint64_t registry_generation;
 
 	struct sg_stack *stack;		/* the selected thread's, once unwound */
 	size_t frame;			/* the selected frame */

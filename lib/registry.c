@@ -77,6 +77,7 @@ static struct sg_error *registry_add(struct sg_session *s, enum sg_registry_kind
 		i--;
 	}
 	s->handlers[kind][i] = tmp;
+	s->registry_generation++;
 	return NULL;
 }
 
@@ -137,33 +138,117 @@ void sg_reader_leave(struct sg_session *s)
 		s->reader_depth--;
 }
 
-const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const struct sg_value *v)
+/* Finding a value's reader builds its type's qualified name, which walks
+   the type's unit from the top (dwarf_getscopes_die), and a runtime
+   plugin asks once per sample.  So the name is remembered per type DIE
+   on the target, and so is the reader when patterns alone chose it: a
+   reader's match may look at the value (std::any's reader asks what it
+   holds), so an answer that called a match is found again each time.
+   Answers hold for one generation of the registries.  */
+#define READER_CACHE_SIZE 64	/* 32 sets of two: 5 bits of hash */
+
+struct reader_slot {
+	const void *type;	/* the type DIE's address; NULL: empty */
+	char *name;		/* its qualified name, or NULL */
+	uint64_t generation;	/* of the answer below */
+	bool known;		/* INDEX is the answer */
+	size_t index;		/* into the readers, or SIZE_MAX: none */
+};
+
+struct sg_reader_cache {
+	struct reader_slot e[READER_CACHE_SIZE];
+	unsigned char victim[READER_CACHE_SIZE / 2];	/* per set: the way to replace */
+};
+
+void sg_reader_cache_destroy(struct sg_reader_cache *cache)
 {
-	Dwarf_Die type;
-	sg_type_strip(sg_value_type(v), &type);
-	char *name = sg_type_qualified_name(&type);
-	const struct sg_registry_entry *found = NULL;
-	for (size_t i = 0; name && !found && i < s->nhandlers[SG_REGISTRY_READER]; i++) {
+	if (!cache)
+		return;
+	for (size_t i = 0; i < READER_CACHE_SIZE; i++)
+		free(cache->e[i].name);
+	free(cache);
+}
+
+/* The first reader whose pattern matches NAME and whose match accepts V;
+   *MATCHED_RET says whether a match was asked.  */
+static const struct sg_registry_entry *reader_find(struct sg_session *s, const char *name,
+						   const struct sg_value *v, size_t *index_ret,
+						   bool *matched_ret)
+{
+	*index_ret = SIZE_MAX;
+	*matched_ret = false;
+	for (size_t i = 0; name && i < s->nhandlers[SG_REGISTRY_READER]; i++) {
 		const struct sg_registry_entry *e = &s->handlers[SG_REGISTRY_READER][i].e;
 		const struct sg_reader_ops *ops = e->ops;
 		if (!e->pattern || fnmatch(e->pattern, name, 0) != 0)
 			continue;
 		if (!ops->match) {
-			found = e;
-			break;
+			*index_ret = i;
+			return e;
 		}
 		/* match may look up the reader of a contained value (an
 		   std::any's), and that one's match the next: counted too.  */
+		*matched_ret = true;
 		struct sg_error *err = sg_reader_enter(s);
 		if (err) {
 			sg_error_destroy(err);
-			break;
+			return NULL;
 		}
-		if (ops->match(s, v, e->arg))
-			found = e;
+		bool yes = ops->match(s, v, e->arg);
 		sg_reader_leave(s);
+		if (yes) {
+			*index_ret = i;
+			return e;
+		}
 	}
+	return NULL;
+}
+
+const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const struct sg_value *v)
+{
+	Dwarf_Die type;
+	sg_type_strip(sg_value_type(v), &type);
+	struct sg_target *t = sg_value_target(v);
+	if (!t->readers)
+		t->readers = calloc(1, sizeof(*t->readers));
+	struct reader_slot *slot = NULL;
+	char *name;
+	if (t->readers) {
+		/* Two ways per set, the older one replaced: two types asked
+		   for in turn (a profiler's two vectors) may share a set.  */
+		uint64_t h = (uint64_t)(uintptr_t)type.addr * UINT64_C(0x9e3779b97f4a7c15);
+		size_t set = (h >> 59) * 2;	/* 32 sets */
+		struct sg_reader_cache *c = t->readers;
+		slot = &c->e[set];
+		if (slot->type != type.addr && c->e[set + 1].type == type.addr)
+			slot = &c->e[set + 1];
+		else if (slot->type != type.addr)
+			slot = &c->e[set + c->victim[set / 2]];
+		c->victim[set / 2] = slot == &c->e[set];
+		if (slot->type != type.addr) {
+			free(slot->name);
+			slot->type = type.addr;
+			slot->name = sg_type_qualified_name(&type);
+			slot->known = false;
+		}
+		if (slot->known && slot->generation == s->registry_generation)
+			return slot->index == SIZE_MAX ? NULL
+						       : &s->handlers[SG_REGISTRY_READER][slot->index].e;
+		/* A match may look up a type that takes this slot.  */
+		name = slot->name ? strdup(slot->name) : NULL;
+	} else {
+		name = sg_type_qualified_name(&type);
+	}
+	size_t index;
+	bool matched;
+	const struct sg_registry_entry *found = reader_find(s, name, v, &index, &matched);
 	free(name);
+	/* The slot may have been taken by a type a match looked up.  */
+	if (slot && slot->type == type.addr && slot->name && !matched) {
+		slot->known = true;
+		slot->generation = s->registry_generation;
+		slot->index = index;
+	}
 	return found;
 }
 
@@ -272,6 +357,7 @@ void sg_registry_remove_owner(struct sg_session *s, struct sg_plugin *owner)
 		}
 		s->nhandlers[k] = n;
 	}
+	s->registry_generation++;
 }
 
 void sg_registry_deinit(struct sg_session *s)

@@ -328,6 +328,8 @@ static void drop_modules(struct sg_target *t)
 	t->lookups = NULL;
 	sg_member_cache_destroy(t->members);
 	t->members = NULL;
+	sg_reader_cache_destroy(t->readers);
+	t->readers = NULL;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		sg_symnames_destroy(t->modules[i]->symnames);
