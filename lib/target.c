@@ -198,20 +198,38 @@ struct sg_error *sg_target_read_u64(struct sg_target *target, uint64_t address, 
 struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t address, size_t max,
 				       char **ret, bool *truncated_ret)
 {
-	/* Read in chunks that stop at page boundaries, so a string that ends
-	   just before an unmapped page is still read.  */
+	/* Read page by page, through the page cache where the page can be
+	   read whole (a name read once per sample then costs no system
+	   call), else in chunks that stop at page boundaries, so a string
+	   that ends just before an unmapped page is still read.  */
 	struct sg_buf b;
 	sg_buf_init(&b);
 	bool truncated = true;
 	while (b.len < max) {
-		char chunk[256];
-		size_t want = sizeof(chunk);
-		uint64_t page_left = 4096 - ((address + b.len) & 4095);
-		if (want > page_left)
-			want = page_left;
+		uint64_t at = address + b.len;
+		uint64_t page = at & ~(uint64_t)(SG_PAGE_SIZE - 1);
+		size_t want = SG_PAGE_SIZE - (at - page);
 		if (want > max - b.len)
 			want = max - b.len;
-		struct sg_error *err = sg_target_read(target, address + b.len, chunk, want);
+		const unsigned char *data = target->gone || at < address ? NULL
+									 : page_cache_get(target, page);
+		if (data) {
+			const unsigned char *src = data + (at - page);
+			const unsigned char *nul = memchr(src, '\0', want);
+			size_t n = nul ? (size_t)(nul - src) : want;
+			target->stats.reads++;
+			target->stats.bytes_read += n + (nul != NULL);
+			sg_buf_append(&b, src, n);
+			if (nul) {
+				truncated = false;
+				break;
+			}
+			continue;
+		}
+		char chunk[256];
+		if (want > sizeof(chunk))
+			want = sizeof(chunk);
+		struct sg_error *err = sg_target_read(target, at, chunk, want);
 		if (err) {
 			sg_buf_deinit(&b);
 			return err;
