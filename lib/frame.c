@@ -19,8 +19,16 @@ struct desc_entry {
 	Dwarf_Die *scopes;	/* the frames' scope chain, owned */
 };
 
+/* A function's name built from its declaration's scopes, by the
+   declaration DIE's address.  */
+struct scoped_entry {
+	const void *decl;	/* NULL: empty */
+	char *name;
+};
+
 struct sg_frame_cache {
 	struct sg_table table;	/* of struct desc_entry */
+	struct sg_table scoped;	/* of struct scoped_entry */
 };
 
 void sg_frame_cache_destroy(struct sg_frame_cache *c)
@@ -33,8 +41,31 @@ void sg_frame_cache_destroy(struct sg_frame_cache *c)
 		free(slots[i].scopes);
 	}
 	free(slots);
+	struct scoped_entry *names = c->scoped.slots;
+	for (size_t i = 0; i < c->scoped.cap; i++)
+		free(names[i].name);
+	free(names);
 	free(c);
 }
+
+static bool scoped_used(const void *e)
+{
+	return ((const struct scoped_entry *)e)->decl != NULL;
+}
+
+static uint64_t scoped_hash(const void *e)
+{
+	return sg_hash64((uintptr_t)((const struct scoped_entry *)e)->decl);
+}
+
+static bool scoped_eq(const void *e, const void *key)
+{
+	return ((const struct scoped_entry *)e)->decl == key;
+}
+
+static const struct sg_table_type scoped_table = {
+	sizeof(struct scoped_entry), 64, scoped_used, scoped_hash,
+};
 
 static bool desc_used(const void *e)
 {
@@ -64,9 +95,55 @@ static struct desc_entry *cache_find(struct sg_frame_cache *c, uint64_t key, boo
 	return e;
 }
 
+/* DIE's declaration: through DW_AT_abstract_origin (an inlined or
+   out-of-line instance) and DW_AT_specification (a definition outside its
+   namespace or class), as far as they go.  */
+static void die_declaration(Dwarf_Die *die, Dwarf_Die *ret)
+{
+	*ret = *die;
+	for (int i = 0; i < 8; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Die next;
+		if (!(dwarf_attr(ret, DW_AT_abstract_origin, &attr) ||
+		      dwarf_attr(ret, DW_AT_specification, &attr)) ||
+		    !dwarf_formref_die(&attr, &next))
+			return;
+		*ret = next;
+	}
+}
+
+/* NAME qualified by the namespaces and classes around DIE's declaration,
+   as gdb names a C++ function that has no linkage name (one of internal
+   linkage: "(anonymous namespace)::run"); NAME itself for C, or when
+   there is no scope.  Kept per declaration in the frame cache.  */
+static const char *scoped_name(struct sg_target *t, Dwarf_Die *die, const char *name)
+{
+	Dwarf_Die cu, decl;
+	int lang = dwarf_diecu(die, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
+	if (lang != DW_LANG_C_plus_plus && lang != DW_LANG_C_plus_plus_03 &&
+	    lang != DW_LANG_C_plus_plus_11 && lang != DW_LANG_C_plus_plus_14)
+		return name;
+	die_declaration(die, &decl);
+	struct sg_frame_cache *c = t->frame_cache;
+	if (!c && !(c = t->frame_cache = calloc(1, sizeof(*c))))
+		return name;
+	size_t n = c->scoped.n;
+	struct scoped_entry *e = sg_table_find(&c->scoped, &scoped_table,
+					       sg_hash64((uintptr_t)decl.addr), scoped_eq, decl.addr,
+					       true);
+	if (!e)
+		return name;
+	if (c->scoped.n != n) {
+		e->decl = decl.addr;
+		e->name = sg_type_qualified_name(&decl);
+	}
+	return e->name ? e->name : name;
+}
+
 /* The name gdb shows for a function DIE: the demangled linkage name without
-   parameters ("outer::inner::Worker<int>::run"), else DW_AT_name.  Both
-   are followed through DW_AT_abstract_origin and DW_AT_specification.  */
+   parameters ("outer::inner::Worker<int>::run"), else DW_AT_name with
+   the scopes of its declaration.  Both are followed through
+   DW_AT_abstract_origin and DW_AT_specification.  */
 static const char *die_function_name(struct sg_target *t, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
@@ -79,8 +156,10 @@ static const char *die_function_name(struct sg_target *t, Dwarf_Die *die)
 		if (base)
 			return base;
 	}
-	if (dwarf_attr_integrate(die, DW_AT_name, &attr))
-		return dwarf_formstring(&attr);
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr)) {
+		const char *name = dwarf_formstring(&attr);
+		return name ? scoped_name(t, die, name) : NULL;
+	}
 	return linkage;
 }
 
