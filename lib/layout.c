@@ -509,27 +509,38 @@ static bool lookup_table_type(const struct sg_layout_table *table, struct slice 
 	return false;
 }
 
+/* SPEC's type spellings into *TYPES and its member count into *N, or a
+   usage error for a malformed spec.  */
+static struct sg_error *check_spec(const struct sg_layout_spec *spec, struct slice *types, size_t *n)
+{
+	*types = (struct slice){ spec->type ? spec->type : "", spec->type ? strlen(spec->type) : 0 };
+	if (!well_formed(*types) || memchr(types->s, '.', types->len))
+		return sg_error_format(SG_ERROR_USAGE, "bad layout type \"%.*s\"", (int)types->len,
+				       types->s);
+	for (*n = 0; spec->members && spec->members[*n]; (*n)++) {
+		bool optional;
+		if (!well_formed(member_slice(spec->members[*n], &optional)))
+			return sg_error_format(SG_ERROR_USAGE, "bad layout member \"%s\"",
+					       spec->members[*n]);
+	}
+	return NULL;
+}
+
 struct sg_error *sg_layout_resolve(struct sg_target *t, const struct sg_layout_spec *spec,
 				   const struct sg_layout_table *fallback, struct sg_layout **ret)
 {
-	struct slice types = { spec->type ? spec->type : "", spec->type ? strlen(spec->type) : 0 };
-	if (!well_formed(types) || memchr(types.s, '.', types.len))
-		return sg_error_format(SG_ERROR_USAGE, "bad layout type \"%.*s\"", (int)types.len,
-				       types.s);
-	size_t n = 0;
-	for (; spec->members && spec->members[n]; n++) {
-		bool optional;
-		if (!well_formed(member_slice(spec->members[n], &optional)))
-			return sg_error_format(SG_ERROR_USAGE, "bad layout member \"%s\"",
-					       spec->members[n]);
-	}
+	struct slice types;
+	size_t n;
+	struct sg_error *err = check_spec(spec, &types, &n);
+	if (err)
+		return err;
 
 	Dwarf_Die type;
 	struct slice tname;
 	unsigned talt;
 	uint64_t size = 0;
 	const struct sg_layout_table *table = NULL;
-	struct sg_error *err = lookup_dwarf_type(t, types, &type, &tname, &talt);
+	err = lookup_dwarf_type(t, types, &type, &tname, &talt);
 	if (err == &sg_not_found) {
 		if (!fallback || !lookup_table_type(fallback, types, &tname, &talt, &size))
 			return sg_error_format(SG_ERROR_LOOKUP,
@@ -551,6 +562,31 @@ struct sg_error *sg_layout_resolve(struct sg_target *t, const struct sg_layout_s
 	for (size_t i = 0; i < n && !err; i++)
 		err = table ? resolve_table_member(table, tname, spec->members[i], &res[i])
 			    : resolve_dwarf_member(t, &type, tname, spec->members[i], &res[i]);
+	if (!err)
+		err = build_layout(tname, talt, size, table, res, n, ret);
+	free(res);
+	return err;
+}
+
+struct sg_error *sg_layout_resolve_table(const struct sg_layout_spec *spec,
+					 const struct sg_layout_table *table, struct sg_layout **ret)
+{
+	struct slice types;
+	size_t n;
+	struct sg_error *err = check_spec(spec, &types, &n);
+	if (err)
+		return err;
+	struct slice tname;
+	unsigned talt;
+	uint64_t size;
+	if (!lookup_table_type(table, types, &tname, &talt, &size))
+		return sg_error_format(SG_ERROR_LOOKUP, "no type %.*s in built-in table %s",
+				       (int)types.len, types.s, table->label);
+	struct result *res = calloc(n ? n : 1, sizeof(*res));
+	if (!res)
+		return &sg_enomem;
+	for (size_t i = 0; i < n && !err; i++)
+		err = resolve_table_member(table, tname, spec->members[i], &res[i]);
 	if (!err)
 		err = build_layout(tname, talt, size, table, res, n, ret);
 	free(res);

@@ -138,6 +138,16 @@ SG_PUBLIC struct sg_error *sg_layout_resolve(struct sg_target *target,
 					     const struct sg_layout_table *fallback,
 					     struct sg_layout **ret) SG_NONNULL(1, 2, 4);
 
+/* ABI 1.2.  Resolve SPEC from TABLE alone, without looking at any DWARF:
+   for a plugin that knows its runtime's module has none (a release build),
+   where sg_layout_resolve() would first search every other module's DWARF
+   for the type.  The result is marked as from the table, as above.
+   Errors: "no type ns::X|X in built-in table LABEL", "ns::X has no member
+   m in built-in table LABEL", and the usage errors above.  */
+SG_PUBLIC struct sg_error *sg_layout_resolve_table(const struct sg_layout_spec *spec,
+						   const struct sg_layout_table *table,
+						   struct sg_layout **ret) SG_NONNULL(1, 2, 3);
+
 /* Free LAYOUT.  NULL is ignored.  */
 SG_PUBLIC void sg_layout_destroy(struct sg_layout *layout);
 

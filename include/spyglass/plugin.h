@@ -27,9 +27,10 @@ SG_BEGIN_DECLS
 	sg_runtime_frame.entry; sg_registry_entry.abi_minor;
 	sg_module_lookup_symbol(), sg_cache_dir(), sg_command_flags(),
 	sg_session_hint_no_stacks(), sg_array_push(), sg_now_ns(); the command flag
-	SG_CMD_NO_STACKS.  */
+	SG_CMD_NO_STACKS.
+   1.2: sg_layout_resolve_table().  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 1
+#define SG_PLUGIN_ABI_MINOR 2
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */

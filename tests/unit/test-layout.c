@@ -403,6 +403,24 @@ static void test_table(const struct fixture *fx)
 	resolve_fails(fx, &nope, &table, SG_ERROR_LOOKUP,
 		      "ns::detail::CallInfo has no member nope|frame_ptr in built-in table " TABLE_LABEL);
 
+	/* The table alone: the same answer, without a target.  */
+	struct sg_error *err = sg_layout_resolve_table(&callinfo, &table, &l);
+	ok(!err, "sg_layout_resolve_table: CallInfo%s%s", err ? ": " : "",
+	   err ? sg_error_message(err) : "");
+	sg_error_destroy(err);
+	if (!err) {
+		is_str(l->table, TABLE_LABEL, "  from the table, marked");
+		check_field(fx, l, 1, "CallInfo.func", "func", 1);
+		sg_layout_destroy(l);
+	}
+	static const char *const missing_members[] = { "a", NULL };
+	static const struct sg_layout_spec missing = { "ns::Missing|Missing2", missing_members };
+	err = sg_layout_resolve_table(&missing, &table, &l);
+	is_str(err ? sg_error_message(err) : "(no error)",
+	       "no type ns::Missing|Missing2 in built-in table " TABLE_LABEL,
+	       "sg_layout_resolve_table: a type the table lacks");
+	sg_error_destroy(err);
+
 	static const char *const wide_members[] = { "?a", "wide", NULL };
 	static const struct sg_layout_spec wide = { "sg_flags", wide_members };
 	l = resolve(fx, &wide, &table);
