@@ -113,9 +113,11 @@ static void print_rframe(struct sg_out *out, const struct runtime *r, const stru
 	else
 		sg_out_null(out, "line");
 	sg_out_object_end(out);
-	sg_out_printf(out, "#%-2zu [%s] %s at %s", number, r->rt->option, rf->function,
-		      rf->file ? rf->file : "??");
-	if (rf->line)
+	/* A frame with no file (a Zeek built-in) has no "at".  */
+	sg_out_printf(out, "#%-2zu [%s] %s", number, r->rt->option, rf->function);
+	if (rf->file)
+		sg_out_printf(out, " at %s", rf->file);
+	if (rf->file && rf->line)
 		sg_out_printf(out, ":%d", rf->line);
 	sg_out_printf(out, "\n");
 }
