@@ -135,7 +135,7 @@ static struct sg_error *read_name(struct sg_session *s, struct sg_target *t,
 			return err;
 		len = w.second;
 		if (len > ZK_MAX_NAME)
-			return sg_error_format(SG_ERROR_BAD_DATA, "a name of %" PRIu64 " bytes",
+			return sg_error_format(SG_ERROR_BAD_DATA, "a std::string of %" PRIu64 " bytes: not a name",
 					       w.second);
 		name = malloc(len + 1);
 		if (!name)
