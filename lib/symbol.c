@@ -204,6 +204,13 @@ struct sg_symnames {
 	uint32_t *hashes;
 	size_t cap;
 	bool mangled;		/* some names are C++ */
+	/* The identifiers of the mangled names (each <length><identifier>
+	   source name), as hashes + 1; 0 is empty.  A plain name matches a
+	   mangled symbol only through its last identifier, which is one of
+	   them: where it is none, the scan of every mangled name is spared
+	   (a non-Python process asked for _PyRuntime, libstdc++'s 5000).  */
+	uint32_t *idents;
+	size_t idents_cap, nidents;
 };
 
 void sg_symnames_destroy(struct sg_symnames *sn)
@@ -212,7 +219,73 @@ void sg_symnames_destroy(struct sg_symnames *sn)
 		return;
 	free(sn->slots);
 	free(sn->hashes);
+	free(sn->idents);
 	free(sn);
+}
+
+static bool ident_insert(struct sg_symnames *sn, uint32_t h)
+{
+	h = h ? h : 1;
+	if (2 * (sn->nidents + 1) > sn->idents_cap) {
+		size_t cap = sn->idents_cap ? 2 * sn->idents_cap : 1024;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		if (!t)
+			return false;
+		for (size_t i = 0; i < sn->idents_cap; i++) {
+			uint32_t v = sn->idents[i];
+			if (!v)
+				continue;
+			size_t k = v & (cap - 1);
+			while (t[k])
+				k = (k + 1) & (cap - 1);
+			t[k] = v;
+		}
+		free(sn->idents);
+		sn->idents = t;
+		sn->idents_cap = cap;
+	}
+	size_t k = h & (sn->idents_cap - 1);
+	for (; sn->idents[k]; k = (k + 1) & (sn->idents_cap - 1))
+		if (sn->idents[k] == h)
+			return true;
+	sn->idents[k] = h;
+	sn->nidents++;
+	return true;
+}
+
+/* Whether the identifier of N bytes at S may be in a mangled name; true
+   when the set could not be built.  */
+static bool ident_known(const struct sg_symnames *sn, const char *s, size_t n)
+{
+	if (!sn->idents)
+		return true;
+	uint32_t h = sg_hash_bytes(s, n);
+	h = h ? h : 1;
+	for (size_t k = h & (sn->idents_cap - 1); sn->idents[k]; k = (k + 1) & (sn->idents_cap - 1))
+		if (sn->idents[k] == h)
+			return true;
+	return false;
+}
+
+/* Every <length><identifier> of the mangled name RAW into the set: each
+   run of digits not preceded by a digit, read as a length, and as many
+   characters after it.  Runs that are not lengths (template arguments)
+   add names that never match, which costs nothing.  */
+static bool add_idents(struct sg_symnames *sn, const char *raw)
+{
+	size_t len = strcspn(raw, "@");
+	for (size_t i = 2; i < len; i++) {
+		if (!isdigit((unsigned char)raw[i]) || isdigit((unsigned char)raw[i - 1]))
+			continue;
+		size_t n = 0, j = i;
+		while (j < len && isdigit((unsigned char)raw[j]) && n < len)
+			n = n * 10 + (size_t)(raw[j++] - '0');
+		if (n == 0 || n > len - j)
+			continue;
+		if (!ident_insert(sn, sg_hash_bytes(raw + j, n)))
+			return false;
+	}
+	return true;
 }
 
 static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
@@ -233,7 +306,15 @@ static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
 		const char *raw = dwfl_module_getsym(dwmod, i, &sym, NULL);
 		if (!raw || !raw[0])
 			continue;
-		sn->mangled |= raw[0] == '_' && raw[1] == 'Z';
+		if (raw[0] == '_' && raw[1] == 'Z') {
+			sn->mangled = true;
+			if (sn->idents_cap != SIZE_MAX && !add_idents(sn, raw)) {
+				/* Without memory, every plain name scans.  */
+				free(sn->idents);
+				sn->idents = NULL;
+				sn->idents_cap = SIZE_MAX;
+			}
+		}
 		uint32_t h = sg_hash_bytes(raw, strcspn(raw, "@"));
 		size_t k = h & (sn->cap - 1);
 		while (sn->slots[k])
@@ -303,8 +384,9 @@ static void lookup_in_module(struct sg_target *target, struct sg_module *mod, co
 				consider(target, mod, sn->slots[k] - 1, name, ident, ident_len,
 					 qualified, ret, best_rank);
 		/* A mangled name of higher rank may still match through its
-		   demangled base ("foo" and a global "foo()").  */
-		if (!sn->mangled)
+		   demangled base ("foo" and a global "foo()"), if its last
+		   identifier is in some mangled name.  */
+		if (!sn->mangled || !ident_len || !ident_known(sn, ident, ident_len))
 			return;
 	}
 	int n = dwfl_module_getsymtab(mod->dwmod);
