@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A data symbol of the program.  */
-static bool find_object(struct sg_target *t, const char *name, uint64_t *ret)
+/* A data symbol of MOD.  */
+static bool find_object(struct sg_target *t, struct sg_module *mod, const char *name,
+			uint64_t *ret)
 {
 	struct sg_symbol sym;
-	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
+	struct sg_error *err = sg_module_lookup_symbol(t, mod, name, &sym);
 	if (err) {
 		sg_error_destroy(err);
 		return false;
@@ -23,6 +24,42 @@ static bool find_object(struct sg_target *t, const char *name, uint64_t *ret)
 		return false;
 	*ret = sym.address;
 	return true;
+}
+
+struct module_search {
+	const char *exe;
+	struct sg_module *exe_mod, *lib_mod;
+};
+
+static int take_module(struct sg_module *mod, void *arg)
+{
+	struct module_search *ms = arg;
+	struct sg_module_info info;
+	sg_module_info(mod, &info);
+	const char *base = strrchr(info.name, '/');
+	base = base ? base + 1 : info.name;
+	if (ms->exe && !strcmp(info.name, ms->exe))
+		ms->exe_mod = mod;
+	else if (!strncmp(base, "libzeek", 7) && !ms->lib_mod)
+		ms->lib_mod = mod;
+	return SG_CB_OK;
+}
+
+/* Where Zeek's globals may be: the executable (zeek links its objects
+   in, and exports them with -rdynamic), else a libzeek (a program that
+   embeds Zeek).  Asking every module would read every symbol table,
+   libc's debug symbols included, on each attach to any process.  */
+static int zeek_modules(struct sg_target *t, struct sg_module *mods[2])
+{
+	struct module_search ms = { sg_target_exe(t), NULL, NULL };
+	struct sg_error *err = sg_target_modules(t, take_module, &ms);
+	sg_error_destroy(err);
+	int n = 0;
+	if (ms.exe_mod)
+		mods[n++] = ms.exe_mod;
+	if (ms.lib_mod)
+		mods[n++] = ms.lib_mod;
+	return n;
 }
 
 /* The ZK_V number of "8.1.0", "3.0.13-debug", "8_1_0" (the patch level
@@ -57,10 +94,10 @@ static int take_version_symbol(const char *name, void *arg)
 /* The version from the C string `version` (src/version.c), else from the
    name of the function zeek_version_8_1_0_plugin_N (bro_version_... up
    to 3.1), which is in the symbol table even when the string is not.  */
-static void find_version(struct sg_target *t, struct zk_proc *p)
+static void find_version(struct sg_target *t, struct sg_module *mod, struct zk_proc *p)
 {
 	uint64_t addr;
-	if (find_object(t, "version", &addr)) {
+	if (find_object(t, mod, "version", &addr)) {
 		char *s = NULL;
 		bool truncated;
 		struct sg_error *err = sg_target_read_string(t, addr, sizeof(p->version) - 1, &s,
@@ -187,24 +224,30 @@ struct sg_error *zk_find(struct sg_session *s SG_UNUSED, struct sg_target *t, st
 	/* 3.2 moved call_stack into zeek::detail; 3.0 and 3.1 have the
 	   plain global.  Zeek links with -rdynamic, so both are in .dynsym
 	   and survive stripping.  */
-	if (find_object(t, "_ZN4zeek6detail10call_stackE", &p->call_stack))
-		p->call_stack_symbol = "zeek::detail::call_stack";
-	else if (find_object(t, "call_stack", &p->call_stack))
-		p->call_stack_symbol = "call_stack";
-	else {
+	struct sg_module *mods[2], *mod = NULL;
+	int nmods = zeek_modules(t, mods);
+	for (int i = 0; i < nmods && !mod; i++) {
+		if (find_object(t, mods[i], "_ZN4zeek6detail10call_stackE", &p->call_stack))
+			p->call_stack_symbol = "zeek::detail::call_stack";
+		else if (find_object(t, mods[i], "call_stack", &p->call_stack))
+			p->call_stack_symbol = "call_stack";
+		else
+			continue;
+		mod = mods[i];
+	}
+	if (!mod) {
 		free(p);
 		return &sg_not_found;
 	}
-	if (!find_object(t, "g_frame_stack", &p->frame_stack))
+	if (!find_object(t, mod, "g_frame_stack", &p->frame_stack))
 		p->frame_stack = 0;
-	find_version(t, p);
+	find_version(t, mod, p);
 
 	/* Zeek's classes are described where call_stack is defined, if
 	   anywhere: without DWARF there (a release build) the table of this
 	   version serves, and no other module's DWARF is searched.  */
-	struct sg_module *mod = sg_target_module_at(t, p->call_stack);
 	struct sg_error *err = NULL;
-	if (mod && sg_module_has_dwarf(mod, NULL))
+	if (sg_module_has_dwarf(mod, NULL))
 		err = resolve(t, p, NULL);
 	else {
 		bool libcxx = false;
