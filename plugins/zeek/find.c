@@ -156,10 +156,11 @@ static int find_libcxx(struct sg_module *mod, void *arg)
 static struct sg_error *resolve(struct sg_target *t, struct zk_proc *p,
 				const struct sg_layout_table *table)
 {
+	const struct sg_layout_spec *specs = p->global_names ? zk_specs_global : zk_specs;
 	for (int i = 0; i < ZK_NTYPES; i++) {
 		struct sg_error *err =
-			table ? sg_layout_resolve_table(&zk_specs[i], table, &p->layouts[i])
-			      : sg_layout_resolve(t, &zk_specs[i], NULL, &p->layouts[i]);
+			table ? sg_layout_resolve_table(&specs[i], table, &p->layouts[i])
+			      : sg_layout_resolve(t, &specs[i], NULL, &p->layouts[i]);
 		if (!err)
 			continue;
 		if ((i == ZK_FRAME || i == ZK_FUNCTYPE) && sg_error_code(err) == SG_ERROR_LOOKUP) {
@@ -174,16 +175,10 @@ static struct sg_error *resolve(struct sg_target *t, struct zk_proc *p,
 
 /* The DWARF types handed to the libstdc++ readers: the vectors' own
    types from their variables, and Func::name's.  */
-static struct sg_error *find_dies(struct sg_target *t, struct zk_proc *p)
+static struct sg_error *find_dies(struct sg_session *s, struct sg_target *t, struct zk_proc *p)
 {
-	static const char *const stacks[] = { "zeek::detail::call_stack", "call_stack" };
-	struct sg_error *err = &sg_not_found;
 	uint64_t addr;
-	for (size_t i = 0; err && i < ZK_ARRAY_SIZE(stacks); i++) {
-		if (err != &sg_not_found)
-			sg_error_destroy(err);
-		err = sg_lookup_variable(t, stacks[i], &p->call_stack_die, &addr);
-	}
+	struct sg_error *err = sg_lookup_variable(t, p->call_stack_symbol, &p->call_stack_die, &addr);
 	if (err) {
 		sg_error_destroy(err);
 		return sg_error_create(SG_ERROR_LOOKUP,
@@ -213,10 +208,22 @@ static struct sg_error *find_dies(struct sg_target *t, struct zk_proc *p)
 							      "no DWARF type for zeek::Func")
 					    : err;
 	p->have_dies = true;
+	/* Find the readers of the three types now: that builds their
+	   qualified names, a walk of their units, which the target would
+	   otherwise wait for.  */
+	const Dwarf_Die *dies[] = { &p->call_stack_die, &p->name_die,
+				    p->frame_stack ? &p->frame_stack_die : NULL };
+	for (size_t i = 0; i < ZK_ARRAY_SIZE(dies); i++) {
+		struct sg_value *dv;
+		if (dies[i] && !sg_value_at(t, dies[i], 0, &dv)) {
+			sg_reader_lookup(s, dv);
+			sg_value_destroy(dv);
+		}
+	}
 	return NULL;
 }
 
-struct sg_error *zk_find(struct sg_session *s SG_UNUSED, struct sg_target *t, struct zk_proc **ret)
+struct sg_error *zk_find(struct sg_session *s, struct sg_target *t, struct zk_proc **ret)
 {
 	struct zk_proc *p = calloc(1, sizeof(*p));
 	if (!p)
@@ -227,12 +234,14 @@ struct sg_error *zk_find(struct sg_session *s SG_UNUSED, struct sg_target *t, st
 	struct sg_module *mods[2], *mod = NULL;
 	int nmods = zeek_modules(t, mods);
 	for (int i = 0; i < nmods && !mod; i++) {
-		if (find_object(t, mods[i], "_ZN4zeek6detail10call_stackE", &p->call_stack))
+		if (find_object(t, mods[i], "_ZN4zeek6detail10call_stackE", &p->call_stack)) {
 			p->call_stack_symbol = "zeek::detail::call_stack";
-		else if (find_object(t, mods[i], "call_stack", &p->call_stack))
+		} else if (find_object(t, mods[i], "call_stack", &p->call_stack)) {
 			p->call_stack_symbol = "call_stack";
-		else
+			p->global_names = true;
+		} else {
 			continue;
+		}
 		mod = mods[i];
 	}
 	if (!mod) {
@@ -272,7 +281,7 @@ struct sg_error *zk_find(struct sg_session *s SG_UNUSED, struct sg_target *t, st
 			err = resolve(t, p, &p->table->layout);
 	}
 	if (!err && !p->table)
-		err = find_dies(t, p);
+		err = find_dies(s, t, p);
 	if (err) {
 		zk_proc_destroy(p);
 		return err;

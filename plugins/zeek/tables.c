@@ -16,8 +16,10 @@ static const char *const location_members[] = { "filename", "first_line", NULL }
 static const char *const frame_members[] = { "function", "next_stmt", NULL };
 static const char *const location_only[] = { "location", NULL };
 
-/* Up to 3.1 the classes are global (BroObj, BroFunc, Frame); 3.2 moved
-   them into zeek and zeek::detail.  */
+/* 3.2 moved the classes into zeek and zeek::detail; up to 3.1 they are
+   global.  Both spellings are given, the era's own first (chosen by the
+   call_stack symbol), since a spelling DWARF lacks is looked for in every
+   module's DWARF before the next is tried.  */
 const struct sg_layout_spec zk_specs[ZK_NTYPES] = {
 	[ZK_CALLINFO] = { "zeek::detail::CallInfo|CallInfo", callinfo_members },
 	[ZK_FUNC] = { "zeek::Func|Func", func_members },
@@ -26,6 +28,16 @@ const struct sg_layout_spec zk_specs[ZK_NTYPES] = {
 	[ZK_FRAME] = { "zeek::detail::Frame|Frame", frame_members },
 	[ZK_STMT] = { "zeek::detail::Stmt|Stmt", location_only },
 	[ZK_CALLEXPR] = { "zeek::detail::CallExpr|CallExpr", location_only },
+};
+
+const struct sg_layout_spec zk_specs_global[ZK_NTYPES] = {
+	[ZK_CALLINFO] = { "CallInfo|zeek::detail::CallInfo", callinfo_members },
+	[ZK_FUNC] = { "Func|zeek::Func", func_members },
+	[ZK_FUNCTYPE] = { "FuncType|zeek::FuncType", functype_members },
+	[ZK_LOCATION] = { "Location|zeek::detail::Location", location_members },
+	[ZK_FRAME] = { "Frame|zeek::detail::Frame", frame_members },
+	[ZK_STMT] = { "Stmt|zeek::detail::Stmt", location_only },
+	[ZK_CALLEXPR] = { "CallExpr|zeek::detail::CallExpr", location_only },
 };
 
 /* Rows every version shares: Obj's location at 8 (after the vptr), which

@@ -40,7 +40,10 @@ enum { FR_FUNCTION, FR_NEXT_STMT };
 enum { ST_LOCATION };
 enum { CE_LOCATION };
 
+/* The specs of 3.2 and later, and of 3.0 and 3.1 (the global names
+   first).  */
 extern const struct sg_layout_spec zk_specs[ZK_NTYPES];
+extern const struct sg_layout_spec zk_specs_global[ZK_NTYPES];
 
 /* Func::Kind and FuncType's flavor.  */
 enum { ZK_KIND_SCRIPT = 0, ZK_KIND_BUILTIN = 1 };
@@ -73,6 +76,7 @@ struct zk_proc {
 	uint64_t call_stack;		/* address of the vector */
 	uint64_t frame_stack;		/* g_frame_stack, 0 if absent */
 	const char *call_stack_symbol;	/* the symbol it was found by */
+	bool global_names;		/* 3.0 and 3.1: call_stack, BroObj, Frame */
 	/* 8.1+: CallInfo has frame; each call's Frame gives the function
 	   and the statement.  Else CallInfo has func.  */
 	bool frames_walk;
