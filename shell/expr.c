@@ -15,7 +15,12 @@ struct expr {
 	struct shell *sh;
 	struct sg_target *t;
 	const char *p;
+	int depth;		/* parse_unary calls under way */
 };
+
+/* Every cycle of the recursive descent goes through parse_unary: a
+   fixed bound there keeps "-(-(-(..." from overflowing the stack.  */
+#define MAX_EXPR_DEPTH 256
 
 static void skip_ws(struct expr *e)
 {
@@ -617,7 +622,20 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 	}
 }
 
+static struct sg_error *parse_unary_at(struct expr *e, struct xval *x);
+
 static struct sg_error *parse_unary(struct expr *e, struct xval *x)
+{
+	if (e->depth >= MAX_EXPR_DEPTH)
+		return sg_error_format(SG_ERROR_USAGE, "expression nested too deeply (more than %d levels)",
+				       MAX_EXPR_DEPTH);
+	e->depth++;
+	struct sg_error *err = parse_unary_at(e, x);
+	e->depth--;
+	return err;
+}
+
+static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 {
 	skip_ws(e);
 	if (*e->p == '*') {
@@ -838,7 +856,7 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 
 struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
 {
-	struct expr e = { sh, t, text };
+	struct expr e = { sh, t, text, 0 };
 	struct sg_error *err = parse_binary(&e, x, 1);
 	if (err)
 		return err;
