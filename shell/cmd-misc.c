@@ -146,9 +146,14 @@ static struct sg_error *cmd_quit(struct sg_session *s, const char *args, struct 
 	int status = 0;
 	if (*args) {
 		char *end;
+		errno = 0;
 		long v = strtol(args, &end, 0);
-		if (*end)
+		if (*end || end == args)
 			return sg_error_format(SG_ERROR_USAGE, "Usage: quit [STATUS]");
+		/* The status is taken modulo 256, as exit() does, but only of
+		   a number that fits: a larger one is a mistake, not 255.  */
+		if (errno == ERANGE)
+			return sg_error_format(SG_ERROR_USAGE, "Numeric constant too large: %s", args);
 		status = (int)(v & 0xff);
 	}
 	sh->quit = true;

@@ -4,6 +4,7 @@
 #include "shell.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -127,7 +128,8 @@ static struct sg_error *parse_bt_args(const char *args, struct bt_args *a)
 			char *end;
 			errno = 0;
 			long n = strtol(w, &end, 10);
-			if (*end || errno || n == 0)
+			/* -LONG_MIN does not exist: -N takes its negation.  */
+			if (*end || errno || n == 0 || n == LONG_MIN)
 				err = sg_error_format(SG_ERROR_USAGE, "bad frame count \"%s\"", w);
 			a->count = n;
 		} else {

@@ -22,4 +22,15 @@ sg -p "$pid" -ex "print $(rep '(' 200)-1$(rep ')' 200) + $(rep '-' 50)2"
 is "$STATUS:$OUT:$ERR" '0:$1 = 1:' "200 parentheses and 50 minus signs still evaluate"
 check_running "$pid" "target running after the refused expressions"
 
+# Numbers out of range: refused, not wrapped.
+sg -p "$pid" -ex 'bt -9223372036854775808'
+is "$STATUS:$OUT:$ERR" '1::bad frame count "-9223372036854775808"' "bt -LONG_MIN is a bad count"
+sg -p "$pid" -ex 'bt 99999999999999999999'
+is "$STATUS:$OUT:$ERR" '1::bad frame count "99999999999999999999"' "bt of a count past long"
+sg -ex 'quit 18446744073709551616'
+is "$STATUS:$ERR" '1:Numeric constant too large: 18446744073709551616' \
+	"quit with a status past long is an error, not exit 255"
+sg -ex 'quit 258'
+is "$STATUS:$ERR" '2:' "quit 258 exits 2, as exit(258) does"
+
 done_testing
