@@ -166,11 +166,14 @@ static void hint_names(struct sg_session *session, const struct action *actions,
 		char *line = NULL;
 		size_t cap = 0;
 		ssize_t len;
-		while (f && (len = getline(&line, &cap, f)) >= 0) {
+		struct sg_error *err = NULL;
+		while (f && (len = shell_read_line(f, &line, &cap, &err)) >= 0) {
 			if (len && line[len - 1] == '\n')
 				line[len - 1] = '\0';
 			hint_line(session, line);
 		}
+		/* Reported when the file is run.  */
+		sg_error_destroy(err);
 		free(line);
 		if (f)
 			fclose(f);

@@ -9,6 +9,44 @@
 #include <string.h>
 
 #define MAX_SOURCE_DEPTH 16
+/* A command line longer than this is not one: /dev/zero, a binary file
+   given to source.  */
+#define MAX_LINE (1024 * 1024)
+
+ssize_t shell_read_line(FILE *f, char **line, size_t *cap, struct sg_error **err)
+{
+	size_t len = 0;
+	int c;
+	*err = NULL;
+	while ((c = getc(f)) != EOF) {
+		if (len + 2 > *cap) {
+			if (len >= MAX_LINE) {
+				*err = sg_error_format(SG_ERROR_USAGE, "a line longer than %d bytes",
+						       MAX_LINE);
+				return -1;
+			}
+			size_t ncap = *cap ? 2 * *cap : 256;
+			char *n = realloc(*line, ncap);
+			if (!n) {
+				*err = &sg_enomem;
+				return -1;
+			}
+			*line = n;
+			*cap = ncap;
+		}
+		(*line)[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (ferror(f)) {
+		*err = sg_error_os(errno ? errno : EIO, "cannot read");
+		return -1;
+	}
+	if (!len)
+		return -1;	/* end of file */
+	(*line)[len] = '\0';
+	return (ssize_t)len;
+}
 
 void shell_sync_output(struct shell *sh)
 {
@@ -52,7 +90,8 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
 	ssize_t len;
 	unsigned lineno = 0;
 	bool ok = true;
-	while (!sh->quit && (len = getline(&line, &cap, stream)) >= 0) {
+	struct sg_error *err;
+	while (!sh->quit && (len = shell_read_line(stream, &line, &cap, &err)) >= 0) {
 		lineno++;
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';
@@ -64,6 +103,14 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
 		ok = shell_run_line(sh, line, where);
 		if (!ok && stop_on_error)
 			break;
+	}
+	if (!sh->quit && err) {
+		/* The rest of the stream cannot be split into lines.  */
+		char where[4096];
+		snprintf(where, sizeof(where), "%s:%u", name, lineno + 1);
+		print_error(sh, err, where);
+		sg_error_destroy(err);
+		ok = false;
 	}
 	free(line);
 	return ok;

@@ -45,6 +45,10 @@ struct sg_error *shell_source(struct shell *sh, const char *path);
 /* Run commands from STREAM, named NAME in errors; with STOP_ON_ERROR stop at
    the first failing line.  Returns whether the last command succeeded.  */
 bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool stop_on_error);
+/* A line of F, with its newline, into *LINE (of *CAP bytes, grown as
+   needed): its length, or -1 at the end of the file or on an error, which
+   is then in *ERR (a line over 1 MiB, no memory, a read error).  */
+ssize_t shell_read_line(FILE *f, char **line, size_t *cap, struct sg_error **err);
 
 /* The interactive prompt.  */
 void shell_repl(struct shell *sh);

@@ -33,4 +33,18 @@ is "$STATUS:$ERR" '1:Numeric constant too large: 18446744073709551616' \
 sg -ex 'quit 258'
 is "$STATUS:$ERR" '2:' "quit 258 exits 2, as exit(258) does"
 
+# Lines are bounded: source of an endless file without a newline stops at
+# 1 MiB instead of growing until memory runs out (which was taken for the
+# end of the file, exit 0).
+sg -ex 'source /dev/zero'
+is "$STATUS:$ERR" '1:/dev/zero:1: a line longer than 1048576 bytes' "source /dev/zero: one error line"
+head -c 3000000 /dev/zero | tr '\0' x >"$testdir/long"
+printf '\necho after\n' >>"$testdir/long"
+sg -x "$testdir/long"
+is "$STATUS:$OUT:$ERR" "1::$testdir/long:1: a line longer than 1048576 bytes" \
+	"-x of a file with a 3 MB line: one error line, and nothing after it runs"
+printf 'echo one\\n\necho two\\n' | "$SG_BIN" -nx >"$testdir/out" 2>&1
+is "$?:$(cat "$testdir/out")" "0:one
+two" "commands from a pipe, the last line without a newline"
+
 done_testing
