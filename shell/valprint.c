@@ -26,6 +26,15 @@ struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf,
 	return sg_target_read(t, v->address, buf, size);
 }
 
+/* Whether SIZE bytes at ADDRESS could be read into BUF; the error, if
+   any, is dropped (the caller only compares).  */
+static bool read_ok(struct sg_target *t, uint64_t address, void *buf, size_t size)
+{
+	struct sg_error *err = sg_target_read(t, address, buf, size);
+	sg_error_destroy(err);
+	return !err;
+}
+
 static bool is_char_type(Dwarf_Die *type)
 {
 	Dwarf_Die t;
@@ -812,11 +821,19 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 		/* Count identical elements, comparing their bytes.  */
 		uint64_t run = 1;
 		unsigned char a[64], c[64];
-		bool small = esize && esize <= sizeof(a) &&
-			     !sg_target_read(p->t, v->address + i * esize, a, esize);
+		bool small = esize && esize <= sizeof(a);
+		struct sg_error *rerr = small ? sg_target_read(p->t, v->address + i * esize, a, esize)
+					      : NULL;
+		if (rerr) {
+			/* The rest is unreadable too, as a rule: one error for
+			   it, not one per element.  */
+			nest_item(p, &nest, NULL, b);
+			put_error(p, rerr, b);
+			break;
+		}
 		/* JSON has no repeat blocks.  */
 		while (small && !p->json && i + run < n &&
-		       !sg_target_read(p->t, v->address + (i + run) * esize, c, esize) &&
+		       read_ok(p->t, v->address + (i + run) * esize, c, esize) &&
 		       !memcmp(a, c, esize))
 			run++;
 		nest_item(p, &nest, NULL, b);

@@ -33,6 +33,16 @@ is "$STATUS:$ERR" '1:Numeric constant too large: 18446744073709551616' \
 sg -ex 'quit 258'
 is "$STATUS:$ERR" '2:' "quit 258 exits 2, as exit(258) does"
 
+# An array that runs into unreadable memory: one error where it starts,
+# not one per element (and no error object leaked per element).
+start_fixture "$FIXTURES/sg-data" || exit 1
+sg -p "$FIXTURE_PID" -ex 'set print elements unlimited' -ex 'print g_int@100000'
+is "$STATUS $(printf '%s\n' "$OUT" | grep -o '<error' | wc -l)" "0 1" \
+	"print g_int@100000 into unmapped memory: one error"
+like "$OUT" '^\$1 = \{42, .*, <error: Cannot access memory at address 0x[0-9a-f]+000>\}$' \
+	"  at the first unreadable page"
+stop_fixture "$FIXTURE_PID"
+
 # Lines are bounded: source of an endless file without a newline stops at
 # 1 MiB instead of growing until memory runs out (which was taken for the
 # end of the file, exit 0).
