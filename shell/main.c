@@ -71,8 +71,15 @@ static void install_signals(void)
 		   every background job of a script, so those we still catch:
 		   detaching first is always the safe way to die.  */
 		struct sigaction old;
-		if ((sigs[i] == SIGHUP || sigs[i] == SIGPIPE) &&
-		    sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		if (sigaction(sigs[i], NULL, &old) != 0)
+			continue;
+		if ((sigs[i] == SIGHUP || sigs[i] == SIGPIPE) && old.sa_handler == SIG_IGN)
+			continue;
+		/* A handler set before main is a sanitizer's (ASan's for
+		   SIGSEGV, SIGBUS, SIGFPE): its report is worth more than
+		   our detach, which the kernel does anyway when we die, as
+		   the threads are seized.  */
+		if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
