@@ -374,6 +374,35 @@ static const struct sg_target_ops ptrace_ops = {
 	.emergency_detach = ptrace_emergency_detach,
 };
 
+/* Refuse a process that is not x86-64 before touching it: an i386
+   program would be read with the 64-bit register layout (rip 0x6f and
+   garbage frames).  The executable's ELF header says, through
+   /proc/PID/exe, which works whatever its path in the process's mount
+   namespace; if it cannot be read, the attach goes on and fails or not
+   on its own.  */
+static struct sg_error *check_machine(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	unsigned char h[20];
+	ssize_t n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return NULL;
+	uint16_t machine = (uint16_t)(h[18] | h[19] << 8);
+	if (h[EI_CLASS] == ELFCLASS64 && machine == EM_X86_64)
+		return NULL;
+	return sg_error_format(SG_ERROR_TARGET,
+			       "cannot attach to process %d: it is a %s program; spyglass "
+			       "reads x86-64 processes only",
+			       pid, h[EI_CLASS] == ELFCLASS32 && machine == EM_386 ? "32-bit (i386)"
+			       : h[EI_CLASS] == ELFCLASS32			   ? "32-bit"
+										   : "non-x86-64");
+}
+
 struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t, void *arg),
 				  void *arg, struct sg_target **ret)
 {
@@ -384,6 +413,10 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	long tgid = status_field(pid, 0, "Tgid:");
 	if (tgid > 0 && tgid != pid)
 		pid = tgid;	/* a thread ID: take its whole process, as gdb does */
+
+	struct sg_error *err = check_machine(pid);
+	if (err)
+		return err;
 
 	struct sg_target *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -408,7 +441,7 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	/* Report the modules before anything is stopped: opening ELF files
 	   and reading the maps need no stop, and the pause is what the
 	   target's users feel.  The maps are checked again after the stop.  */
-	struct sg_error *err = sg_target_load_modules(t);
+	err = sg_target_load_modules(t);
 	if (err) {
 		sg_error_destroy(err);	/* retried after the stop */
 		err = NULL;

@@ -43,6 +43,26 @@ like "$OUT" '^\$1 = \{42, .*, <error: Cannot access memory at address 0x[0-9a-f]
 	"  at the first unreadable page"
 stop_fixture "$FIXTURE_PID"
 
+# A 32-bit program is refused before it is touched, not read with the
+# x86-64 register layout.  A static i386 program needs only binutils.
+printf '.globl _start\n_start:\n\tmovl $29, %%eax\n\tint $0x80\n\tjmp _start\n' >"$testdir/p32.s"
+if as --32 -o "$testdir/p32.o" "$testdir/p32.s" 2>/dev/null &&
+   ld -m elf_i386 -o "$testdir/p32" "$testdir/p32.o" 2>/dev/null; then
+	"$testdir/p32" &
+	p32=$!
+	fixture_pids+=("$p32")
+	wait_for 5 test "$(proc_state "$p32")" = S
+	sg -p "$p32" -ex 'info threads'
+	is "$STATUS:$OUT:$ERR" \
+		"2::cannot attach to process $p32: it is a 32-bit (i386) program; spyglass reads x86-64 processes only" \
+		"a 32-bit target is refused in one line"
+	check_running "$p32" "the 32-bit target is left alone"
+	stop_fixture "$p32"
+else
+	skip "as --32 or ld -m elf_i386 cannot build an i386 program here"
+	skip "(the 32-bit target is left alone)"
+fi
+
 # Lines are bounded: source of an endless file without a newline stops at
 # 1 MiB instead of growing until memory runs out (which was taken for the
 # end of the file, exit 0).
