@@ -248,7 +248,19 @@ static void load_dir(struct sg_session *s, const char *dir, size_t len,
 	if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
-		struct sg_error *err = load_path(s, names[i]);
+		/* Found, not asked for: load only what nobody else could
+		   have put there.  */
+		struct sg_error *err = sg_trust_check(names[i]);
+		if (err) {
+			struct sg_error *e = sg_error_format(
+				SG_ERROR_PLUGIN,
+				"not loading plugin %s: %s (SPYGLASS_SAFE_PATH can trust its folder)",
+				names[i], sg_error_message(err));
+			sg_error_destroy(err);
+			err = e;
+		}
+		else
+			err = load_path(s, names[i]);
 		if (err && report)
 			report(err, arg);
 		sg_error_destroy(err);

@@ -86,6 +86,8 @@ static struct sg_error *cmd_plugin_load(struct sg_session *s, const char *args,
 {
 	if (!*args)
 		return sg_error_create(SG_ERROR_USAGE, "Usage: plugin load PATH");
+	if (strchr(args, '/'))
+		shell_warn_untrusted("loading plugin", args);
 	struct sg_error *err = sg_plugin_load(s, args);
 	if (err)
 		return err;

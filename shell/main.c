@@ -351,6 +351,8 @@ int main(int argc, char **argv)
 
 	sg_plugin_load_defaults(sh.session, report_plugin_error, NULL);
 	for (size_t i = 0; i < nplugins; i++) {
+		if (strchr(plugins[i], '/'))
+			shell_warn_untrusted("loading plugin", plugins[i]);
 		err = sg_plugin_load(sh.session, plugins[i]);
 		if (err) {
 			fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
@@ -386,8 +388,17 @@ int main(int argc, char **argv)
 		char *rc = NULL;
 		if (home && asprintf(&rc, "%s/.spyglassrc", home) < 0)
 			rc = NULL;
-		if (rc && access(rc, R_OK) == 0) {
+		struct sg_error *untrusted = rc && access(rc, R_OK) == 0 ? sg_trust_check(rc) : NULL;
+		if (untrusted) {
+			/* Read without being asked: refused, as the default
+			   plugins are.  */
+			fprintf(stderr, "warning: not reading %s: %s (SPYGLASS_SAFE_PATH can trust its folder)\n",
+				rc, sg_error_message(untrusted));
+			sg_error_destroy(untrusted);
+		} else if (rc && access(rc, R_OK) == 0) {
+			sh.sourcing_rc = true;
 			err = shell_source(&sh, rc);
+			sh.sourcing_rc = false;
 			if (err && sg_error_code(err) != SG_ERROR_STOP) {
 				fprintf(stderr, "%s\n", sg_error_message(err));
 				sg_error_destroy(err);

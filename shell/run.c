@@ -116,6 +116,17 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
 	return ok;
 }
 
+void shell_warn_untrusted(const char *what, const char *path)
+{
+	struct sg_error *err = sg_trust_check(path);
+	if (!err)
+		return;
+	fflush(stdout);
+	fprintf(stderr, "warning: %s %s, as asked, although others could have written it: %s\n",
+		what, path, sg_error_message(err));
+	sg_error_destroy(err);
+}
+
 struct sg_error *shell_source(struct shell *sh, const char *path)
 {
 	if (sh->source_depth >= MAX_SOURCE_DEPTH)
@@ -124,9 +135,15 @@ struct sg_error *shell_source(struct shell *sh, const char *path)
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return sg_error_os(errno, "cannot open %s", path);
+	/* The rc file was checked by its caller; files it sources are not.  */
+	bool rc = sh->sourcing_rc;
+	sh->sourcing_rc = false;
+	if (!rc)
+		shell_warn_untrusted("running", path);
 	sh->source_depth++;
 	bool ok = shell_run_stream(sh, f, path, true);
 	sh->source_depth--;
+	sh->sourcing_rc = rc;
 	fclose(f);
 	/* The failing line already printed "FILE:LINE: message": &sg_stop says
 	   so, and is not printed again.  */

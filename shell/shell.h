@@ -14,6 +14,7 @@ struct shell {
 	bool quit;		/* "quit" was run */
 	int quit_status;
 	int source_depth;
+	bool sourcing_rc;	/* ~/.spyglassrc, already checked */
 	bool in_thread_apply;	/* commands write into the thread's JSON object */
 	unsigned value_history;	/* the last $N of print */
 
@@ -49,6 +50,10 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
    needed): its length, or -1 at the end of the file or on an error, which
    is then in *ERR (a line over 1 MiB, no memory, a read error).  */
 ssize_t shell_read_line(FILE *f, char **line, size_t *cap, struct sg_error **err);
+/* A warning on stderr when the file at PATH, which the user asked to
+   load or run (WHAT: "loading plugin", "running"), could have been
+   written by others (sg_trust_check).  */
+void shell_warn_untrusted(const char *what, const char *path);
 
 /* The interactive prompt.  */
 void shell_repl(struct shell *sh);

@@ -89,9 +89,20 @@ struct sg_plugin_info {
    without ".so".  */
 SG_PUBLIC struct sg_error *sg_plugin_load(struct sg_session *session, const char *path);
 
+/* Whether the file at PATH is safe to load or run with our privileges:
+   NULL if it is, else an error saying why not ("writable by everyone",
+   "in /srv/x, owned by alice, neither root nor you").  Trusted is
+   a file owned by root or by the effective user and not writable by
+   everyone, in folders that are each owned by root or the user and not
+   writable by everyone unless sticky (/tmp); or any file under a folder
+   of SPYGLASS_SAFE_PATH (colon separated).  A PATH that cannot be
+   resolved passes: opening it will fail on its own.  */
+SG_PUBLIC struct sg_error *sg_trust_check(const char *path);
+
 /* Load every *.so in the install's plugin folder, then in each folder of
    SPYGLASS_PLUGIN_PATH (colon separated).  Errors of single plugins are
-   passed to REPORT (may be NULL) and do not stop the others.  */
+   passed to REPORT (may be NULL) and do not stop the others.  A plugin
+   that sg_trust_check() refuses is not loaded (its error is reported).  */
 SG_PUBLIC void sg_plugin_load_defaults(struct sg_session *session,
 				       void (*report)(const struct sg_error *err, void *arg),
 				       void *arg);

@@ -1,0 +1,103 @@
+/* Whether a file is safe to run: a plugin (its init runs with our
+   privileges, often root's) or a command file (~/.spyglassrc).
+
+   The rule is gdb's auto-load idea, made about ownership: a file is
+   trusted when nobody but its user and root can have written it.  It
+   must be owned by root or by us and not writable by everyone, and each
+   folder above it owned by root or by us and not writable by everyone,
+   unless it has the sticky bit (/tmp), where others may add files but
+   not replace ours.  SPYGLASS_SAFE_PATH lists folders trusted on
+   purpose.  */
+#include <config.h>
+#include "internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Whether REAL (a resolved path) is in one of SPYGLASS_SAFE_PATH's
+   folders.  */
+static bool in_safe_path(const char *real)
+{
+	const char *env = getenv("SPYGLASS_SAFE_PATH");
+	for (const char *p = env; p && *p;) {
+		size_t len = strcspn(p, ":");
+		char dir[PATH_MAX], *r = NULL;
+		if (len && len < sizeof(dir)) {
+			memcpy(dir, p, len);
+			dir[len] = '\0';
+			r = realpath(dir, NULL);
+		}
+		size_t rl = r ? strlen(r) : 0;
+		bool in = r && !strncmp(real, r, rl) && (real[rl] == '/' || (rl == 1 && r[0] == '/'));
+		free(r);
+		if (in)
+			return true;
+		p += len + (p[len] == ':');
+	}
+	return false;
+}
+
+static const char *user_name(uid_t uid, char *buf, size_t size)
+{
+	struct passwd *pw = getpwuid(uid);
+	if (pw && pw->pw_name)
+		snprintf(buf, size, "%s", pw->pw_name);
+	else
+		snprintf(buf, size, "%u", (unsigned)uid);
+	return buf;
+}
+
+static bool trusted_owner(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+struct sg_error *sg_trust_check(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;	/* opening it will say what is wrong */
+	struct sg_error *err = NULL;
+	char who[64];
+	struct stat st;
+	if (in_safe_path(real) || stat(real, &st) != 0)
+		goto out;
+	if (!trusted_owner(st.st_uid)) {
+		err = sg_error_format(SG_ERROR_PLUGIN, "owned by %s, neither root nor you",
+				      user_name(st.st_uid, who, sizeof(who)));
+		goto out;
+	}
+	/* root's devices (/dev/null, /dev/tty) are everyone's to write.  */
+	if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && st.st_uid == 0)
+		goto out;
+	if (st.st_mode & S_IWOTH) {
+		err = sg_error_create(SG_ERROR_PLUGIN, "writable by everyone");
+		goto out;
+	}
+	/* The folders above it, from the nearest.  */
+	for (char *slash = strrchr(real, '/'); slash; slash = strrchr(real, '/')) {
+		*slash = '\0';
+		const char *dir = real[0] ? real : "/";
+		if (stat(dir, &st) != 0)
+			break;
+		if (!trusted_owner(st.st_uid)) {
+			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, owned by %s, neither root nor you",
+					      dir, user_name(st.st_uid, who, sizeof(who)));
+			break;
+		}
+		if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, writable by everyone", dir);
+			break;
+		}
+		if (!real[0])
+			break;
+	}
+out:
+	free(real);
+	return err;
+}
