@@ -73,7 +73,7 @@ done
 # the caller (the next entry's CallExpr), or absent.
 gdb_call_stack() {
 	local era=$1 pid=$2 cs=zeek::detail::call_stack fn=func
-	case $era in 30 | 302 | 31) cs=call_stack ;; 81) fn=frame->function ;; esac
+	case $era in 30 | 302 | 31) cs=call_stack ;; 81) fn='frame->function' ;; esac
 	cat >"$testdir/cs.gdb" <<EOF
 set language c++
 set \$s = $cs._M_impl._M_start
@@ -143,6 +143,7 @@ for era in 30 70 80 81; do
 		# zeek-bt's frames as "name:line", with the line only where gdb
 		# found a call site.
 		gcs=$(gdb_call_stack "$era" "$ZK_PID")
+		is "$(printf '%s\n' "$gcs" | grep -c .)" "$nframes" "era $era: gdb read every call_stack entry"
 		sg -p "$ZK_PID" -ex zeek-bt
 		mine=$(paste <(got | sed -E 's/^([^ ]+) .*:([0-9]+)$/\1 \2/; s/^([^ ]+) \(.*$/\1 -/') \
 			<(printf '%s\n' "$gcs") | awk '{ print $1 ($3 ~ /:[0-9]+$/ ? ":" $2 : "") }')
