@@ -180,6 +180,16 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 		if (e == ESRCH) {
 			continue;	/* it exited meanwhile */
 		}
+		if (e == EPERM && th->tid != t->pid) {
+			/* A thread that cannot be seized while its leader
+			   could is exiting (an exec kills all but one, churn
+			   ends them), unless another tracer holds it: only
+			   then is the attach refused.  Reading the leader's
+			   tracer would name spyglass itself.  */
+			long tracer = status_field(t->pid, th->tid, "TracerPid:");
+			if (tracer <= 0 || tracer == getpid())
+				continue;
+		}
 		if (e) {
 			if (th->seized)
 				t->threads[n++] = *th;
