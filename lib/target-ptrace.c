@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -352,14 +353,44 @@ static struct sg_error *ptrace_read(struct sg_target *t, uint64_t address, void 
 	return NULL;
 }
 
+/* Whether TID, which we trace and which could not be detached, is gone
+   for good: reaped now, or no longer ours.  */
+static bool reap(struct sg_target *t, pid_t tid)
+{
+	int status;
+	pid_t r = waitpid(tid, &status, __WALL | WNOHANG);
+	if (r == tid || (r < 0 && errno == ECHILD))
+		return true;
+	long tracer = status_field(t->pid, tid, "TracerPid:");
+	return tracer != getpid();
+}
+
 static void ptrace_detach(struct sg_target *t)
 {
+	/* A thread that the kernel killed while we held it (the process
+	   got SIGTERM or SIGKILL) cannot be detached, and dies as a zombie
+	   that only its tracer may reap: if we do not, it stays one as
+	   long as spyglass runs, and the process cannot be reaped by its
+	   parent.  Such threads are waited for, a bounded time.  */
+	pid_t *dying = calloc(t->nthreads ? t->nthreads : 1, sizeof(*dying));
+	size_t ndying = 0;
 	for (size_t i = 0; i < t->nthreads; i++) {
 		struct sg_thread *th = &t->threads[i];
-		if (th->seized)
-			ptrace(PTRACE_DETACH, th->tid, 0, (void *)(long)th->pending_signal);
+		if (th->seized && ptrace(PTRACE_DETACH, th->tid, 0, (void *)(long)th->pending_signal) < 0 &&
+		    errno == ESRCH && dying)
+			dying[ndying++] = th->tid;
 		th->seized = false;
 	}
+	for (int round = 0; ndying && round < 200; round++) {
+		size_t n = 0;
+		for (size_t i = 0; i < ndying; i++)
+			if (!reap(t, dying[i]))
+				dying[n++] = dying[i];
+		ndying = n;
+		if (ndying)
+			usleep(1000);
+	}
+	free(dying);
 	if (t->stop_start_ns && !t->stop_end_ns)
 		t->stop_end_ns = sg_now_ns();
 	if (t->mem_fd >= 0) {

@@ -162,6 +162,31 @@ for sig in TERM KILL; do
 	fi
 done
 
+# The target gets SIGTERM while attached and stopped: its threads die as
+# zombies that only their tracer can reap.  After detach none may stay
+# (16 of 20 did, until spyglass quit).
+start_fixture "$FIXTURES/sg-threads" 20 || exit 1
+zpid=$FIXTURE_PID
+start_blocked_spyglass zombies "$zpid"
+wait_for 5 attached "$zpid"
+ok $? "spyglass $SG_PID attached to a 21-thread target"
+kill -TERM "$zpid"
+sleep 0.2
+printf 'detach\nshell touch %s\n' "$testdir/detached" >"$testdir/stdin.zombies"
+wait_for 5 test -e "$testdir/detached"
+held() {	# tasks of $zpid still traced by spyglass
+	grep -l "^TracerPid:[[:space:]]*$SG_PID\$" /proc/"$zpid"/task/*/status 2>/dev/null | wc -l
+}
+wait_for 2 test "$(held)" = 0
+is "$(held)" 0 "after detach, no thread of the killed target is a zombie held by spyglass"
+# Were some held, the shell could not reap the target before its tracer
+# dies: end spyglass first then.
+[ "$(held)" = 0 ] || kill -9 "$SG_PID" 2>/dev/null
+wait "$zpid" 2>/dev/null
+is "$?" 143 "  and the target's parent reaps it: it died of SIGTERM"
+kill -9 "$SG_PID" 2>/dev/null
+wait "$SG_PID" 2>/dev/null
+
 # A signal to a dead target's tracer: the target exits while spyglass waits.
 start_blocked_spyglass gone
 wait_for 5 attached "$pid"
