@@ -516,8 +516,16 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 			goto fail;
 	} while (added && ++rounds < MAX_ATTACH_ROUNDS);
 
-	/* Wait for every stop; clone events may append threads as we go.  */
-	for (size_t i = 0; i < t->nthreads; i++) {
+	/* Wait for every stop; clone events may append threads as we go.
+	   The leader comes after the threads seized so far: if the process
+	   is killed meanwhile, its exit is reported only once every other
+	   traced thread has been reaped, so waiting for it first would
+	   block for ever.  Threads its own clone event adds come last.  */
+	size_t seized = t->nthreads;
+	for (size_t k = 1; k <= t->nthreads; k++) {
+		size_t i = k < seized ? k : k == seized ? 0 : k - 1;
+		if (i >= t->nthreads)
+			break;
 		struct sg_thread *th = &t->threads[i];
 		if (!wait_stop(t, th, th->auto_attached)) {
 			th->seized = false;

@@ -187,6 +187,31 @@ is "$?" 143 "  and the target's parent reaps it: it died of SIGTERM"
 kill -9 "$SG_PID" 2>/dev/null
 wait "$SG_PID" 2>/dev/null
 
+# A 1000-thread target SIGKILLed during the attach: spyglass used to
+# block for ever waiting for the leader, whose exit the kernel reports
+# only once the other traced threads are reaped (2 hangs in 15 tries).
+# Each try must end within 10 s, and the target must be reaped.
+hangs=0 bad=
+for try in $(seq 10); do
+	start_fixture "$FIXTURES/sg-threads" 1000 || break
+	kpid=$FIXTURE_PID
+	timeout 10 "$SG_BIN" -nx -batch -p "$kpid" -ex 'info threads' >/dev/null 2>"$testdir/kill.err" &
+	spid=$!
+	sleep "0.0$((RANDOM % 10))"
+	kill -9 "$kpid"
+	wait "$spid"
+	st=$?
+	if [ "$st" = 124 ]; then
+		hangs=$((hangs + 1))
+	elif [ "$st" = 2 ] && ! grep -Eq "^(process $kpid exited while being attached|cannot attach to process $kpid: it has exited .*)$" "$testdir/kill.err"; then
+		bad="$bad $(head -1 "$testdir/kill.err")"
+	fi
+	wait_for 5 gone_or_zombie "$kpid"
+	wait "$kpid" 2>/dev/null
+done
+is "$hangs" 0 "a 1000-thread target SIGKILLed during the attach: spyglass never hangs (10 tries)"
+is "${bad:-none}" none "  and says in one line that the process exited, when it did"
+
 # A signal to a dead target's tracer: the target exits while spyglass waits.
 start_blocked_spyglass gone
 wait_for 5 attached "$pid"
