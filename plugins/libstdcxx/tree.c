@@ -4,6 +4,8 @@
 #include <config.h>
 #include "libstdcxx.h"
 
+#include <inttypes.h>
+
 struct tree {
 	uint64_t header, leftmost, count;
 	uint64_t value_off;	/* the node's _M_storage */
@@ -84,6 +86,11 @@ static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, ui
 	struct sg_error *err = links(t, tr, node, &parent, &left, &right);
 	if (err)
 		return err;
+	/* A node linked to itself would be visited again: a duplicate
+	   element with no word of the damage.  */
+	if (right == node || parent == node)
+		return sg_error_format(SG_ERROR_BAD_DATA,
+				       "tree node 0x%" PRIx64 " links to itself (cyclic?)", node);
 	if (right) {
 		node = right;
 		for (int i = 0; i < 64; i++) {
@@ -96,6 +103,10 @@ static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, ui
 		*ret = node;
 		return NULL;
 	}
+	/* Climb while NODE is its parent's right child.  The climb from
+	   the root reaches the header, whose parent is the root again:
+	   libstdc++'s _Rb_tree_increment ends there when the node it
+	   reached is not its parent's right (RIGHT is NODE's right).  */
 	for (int i = 0; i < 64; i++) {
 		uint64_t pp, pl, pr;
 		if ((err = links(t, tr, parent, &pp, &pl, &pr)))
@@ -103,9 +114,10 @@ static struct sg_error *tree_next(struct sg_target *t, const struct tree *tr, ui
 		if (pr != node)
 			break;
 		node = parent;
+		right = pr;
 		parent = pp;
 	}
-	*ret = parent;
+	*ret = right != parent ? parent : node;
 	return NULL;
 }
 
@@ -144,6 +156,9 @@ static struct sg_error *tree_walk(const struct sg_value *v, size_t limit, bool m
 			break;
 		if ((err = tree_next(t, &tr, node, &node)))
 			return err;
+		if (i + 1 == tr.count && node != tr.header)
+			return sg_error_create(SG_ERROR_BAD_DATA,
+					       "tree is longer than its element count (cyclic?)");
 	}
 	return NULL;
 }
