@@ -90,6 +90,11 @@ static void wait_for_exit_status(struct sg_target *t)
 	}
 }
 
+struct sg_error *sg_target_exited(struct sg_target *t)
+{
+	return t->gone ? sg_target_gone_error(t) : NULL;
+}
+
 struct sg_error *sg_target_gone_error(struct sg_target *t)
 {
 	wait_for_exit_status(t);

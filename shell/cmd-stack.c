@@ -177,7 +177,12 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 	sg_out_int(out, "tid", sg_thread_tid(th));
 	sg_out_string(out, "name", sg_thread_name(th));
 	sg_out_array_begin(out, "frames");
+	struct sg_target *t = sg_session_target(s);
 	for (size_t i = first; i < last; i++) {
+		/* A target that died during the command: one line, not one
+		   error for each of 100,000 frames.  */
+		if ((err = sg_target_exited(t)))
+			break;
 		const struct sg_frame *fr = sg_stack_frame(st, i);
 		if (f) {
 			shell_format_frame(sh, st, fr, f);
@@ -193,6 +198,11 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 		}
 	}
 	sg_out_array_end(out);
+	if (err) {
+		if (own)
+			sg_stack_destroy(st);
+		return err;
+	}
 	const char *reason = sg_stack_stop_reason(st);
 	bool more = last < n || sg_stack_truncated(st);
 	if (f && more && a->count >= 0)
@@ -280,14 +290,17 @@ static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
 		sg_out_uint(out, "id", ids[k] + 1);
 		struct sg_error *err = sg_command_execute(s, p, out);
 		if (err) {
+			/* The target died: stop, and let the caller print the
+			   error, once.  */
+			bool stop = sg_error_code(err) == SG_ERROR_TARGET;
 			if (sg_out_json(out)) {
 				sg_out_string(out, "error", sg_error_message(err));
-			} else {
+			} else if (!stop) {
 				fflush(stdout);
 				fprintf(stderr, "%s\n", sg_error_message(err));
 			}
-			if (!first_err && sg_error_code(err) == SG_ERROR_TARGET)
-				first_err = err;	/* the target died: stop */
+			if (stop)
+				first_err = err;
 			else
 				sg_error_destroy(err);
 		}

@@ -79,6 +79,26 @@ is "$fails${first:+ ($first)}" 0 "150 attaches during thread churn: none refused
 check_running "$FIXTURE_PID" "the churning target is left running"
 stop_fixture "$FIXTURE_PID"
 
+# The target dies during thread apply all bt full of 100,000 frames: one
+# line says so, then the command stops (93,000 error lines before).
+start_fixture "$FIXTURES/sg-deep" 100000 || exit 1
+dpid=$FIXTURE_PID
+"$SG_BIN" -nx -batch -p "$dpid" -ex 'thread apply all bt full' >"$testdir/deep.out" 2>"$testdir/deep.err" &
+spid=$!
+sleep 0.1
+kill -9 "$dpid"
+wait "$spid"
+st=$?
+errors=$(cat "$testdir/deep.out" "$testdir/deep.err" | grep -c 'exited while attached')
+if [ "$st" = 0 ]; then
+	is "$errors" 0 "bt full finished before the target died: no error"
+else
+	ok $((errors > 2)) "the target killed during bt full of 100,000 frames: $errors lines say so (at most 2)"
+fi
+like "$(tail -1 "$testdir/deep.err")$st" "^(process $dpid exited while attached \(killed by signal 9, KILL\)1|0)$" \
+	"  and the last line says the process was killed"
+wait "$dpid" 2>/dev/null
+
 # Lines are bounded: source of an endless file without a newline stops at
 # 1 MiB instead of growing until memory runs out (which was taken for the
 # end of the file, exit 0).

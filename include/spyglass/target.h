@@ -118,6 +118,13 @@ SG_PUBLIC void sg_target_stats(const struct sg_target *target, struct sg_target_
 /* Is the live process still there?  Always true for a core.  */
 SG_PUBLIC bool sg_target_alive(struct sg_target *target);
 
+/* ABI 1.2.  NULL unless a read has already found that the process exited;
+   then the error saying so ("process 42 exited while attached (killed by
+   signal 9, KILL)").  Makes no system call while the process lives, so
+   a loop over many frames or elements can ask after each, and stop with
+   one line instead of one error per item.  */
+SG_PUBLIC struct sg_error *sg_target_exited(struct sg_target *target);
+
 /* Nanoseconds the target has been stopped: from the first thread stop to
    now, or to the detach.  0 for a core.  */
 SG_PUBLIC uint64_t sg_target_paused_ns(const struct sg_target *target);
