@@ -66,18 +66,22 @@ fi
 # Attaching while threads start and end: a thread that exits during the
 # seize is not an error (it was refused about once in a hundred, naming
 # spyglass itself as the tracer).
-start_fixture "$FIXTURES/sg-churn" 4 || exit 1
-fails=0 first=
-for i in $(seq 150); do
-	sg -p "$FIXTURE_PID" -ex 'info threads'
-	if [ "$STATUS" != 0 ]; then
-		fails=$((fails + 1))
-		first=${first:-$ERR}
-	fi
+# The same while the process execs itself every 2 ms, and while it forks
+# children every 1 ms.
+for mode in threads exec fork; do
+	start_fixture "$FIXTURES/sg-churn" $mode 4 || exit 1
+	fails=0 first=
+	for i in $(seq 100); do
+		sg -p "$FIXTURE_PID" -ex 'info threads' -ex 'bt'
+		if [ "$STATUS" != 0 ]; then
+			fails=$((fails + 1))
+			first=${first:-$ERR}
+		fi
+	done
+	is "$fails${first:+ ($first)}" 0 "100 attaches during $mode churn: none refused"
+	check_running "$FIXTURE_PID" "the target churning $mode is left running"
+	stop_fixture "$FIXTURE_PID"
 done
-is "$fails${first:+ ($first)}" 0 "150 attaches during thread churn: none refused"
-check_running "$FIXTURE_PID" "the churning target is left running"
-stop_fixture "$FIXTURE_PID"
 
 # The target dies during thread apply all bt full of 100,000 frames: one
 # line says so, then the command stops (93,000 error lines before).
