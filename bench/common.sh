@@ -345,3 +345,58 @@ finish() {
 	fi
 	exit 0
 }
+
+# bench_install PLUGIN: install BUILD_DIR as a user would, into $tmp/inst,
+# and check that the installed spyglass loads PLUGIN.  make builds what is
+# out of date first, so the build tree's binary is current too.  The
+# installed binary looks for its library and plugins under the prefix
+# (/usr/local by default), not under DESTDIR: LD_LIBRARY_PATH and
+# SPYGLASS_PLUGIN_DIR point it at the copies.  Sets inst_bin, inst_lib,
+# inst_plugins and inst_prefix (the installed one), build_bin, build_lib
+# and build_plugins (the build tree's, for reference), inst_plugin_names
+# and build_plugin_names; sg_bin and sg_libdir then name the installed
+# one, which version_of (print_header) asks.
+bench_install() {
+	local plugin=$1 p
+	inst=$tmp/inst
+	make -C "$build_dir" -j"$(nproc)" install DESTDIR="$inst" >"$tmp/install.log" 2>&1 || {
+		tail -n 20 "$tmp/install.log" >&2
+		die "make -C $build_dir install DESTDIR=$inst failed"
+	}
+	inst_bin=$(find "$inst" -path '*/bin/spyglass' -type f | head -n 1)
+	inst_lib=$(find "$inst" -name 'libspyglass.so.*' -type f | head -n 1)
+	inst_plugins=$(find "$inst" -path "*/plugins/$plugin.so" | head -n 1)
+	[[ -n $inst_bin && -n $inst_lib && -n $inst_plugins ]] ||
+		die "make install put no spyglass, libspyglass or $plugin plugin in $inst"
+	inst_lib=$(dirname "$inst_lib") inst_plugins=$(dirname "$inst_plugins")
+	inst_prefix=${inst_bin#"$inst"}
+	inst_prefix=${inst_prefix%/bin/spyglass}
+
+	build_bin=$sg_bin build_lib=$sg_libdir
+	build_plugins=
+	for p in "$build_dir"/plugins/*/.libs/*.so; do
+		[[ -e $p && $p != */example/* ]] && build_plugins+=${build_plugins:+:}$(dirname "$p")
+	done
+	sg_bin=$inst_bin sg_libdir=$inst_lib
+	unset SPYGLASS_PLUGIN_PATH DEBUGINFOD_URLS
+
+	inst_plugin_names=$(plugins_of installed)
+	build_plugin_names=$(plugins_of build)
+	[[ " $inst_plugin_names " == *" $plugin "* ]] ||
+		die "the installed spyglass loads no $plugin plugin (plugins: ${inst_plugin_names:-none})"
+}
+
+# plugins_of installed|build: the names of the plugins that spyglass loads
+# (after bench_install).
+plugins_of() {
+	local out
+	if [[ $1 == installed ]]; then
+		out=$(LD_LIBRARY_PATH=$inst_lib SPYGLASS_PLUGIN_DIR=$inst_plugins \
+			timeout 10 "$inst_bin" -nx -batch -ex 'plugin list' 2>&1) || true
+	else
+		out=$(LD_LIBRARY_PATH=$build_lib SPYGLASS_PLUGIN_DIR=$tmp/no-plugins \
+			SPYGLASS_PLUGIN_PATH=$build_plugins \
+			timeout 10 "$build_bin" -nx -batch -ex 'plugin list' 2>&1) || true
+	fi
+	awk '/^[a-z]/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out"
+}

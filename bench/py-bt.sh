@@ -59,53 +59,7 @@ bench_tmp
 
 # ---------------------------------------------------------------- spyglass
 
-# Install the build as a user would, into the temporary directory.  make
-# builds what is out of date first, so the build tree's binary is current
-# too.  The installed binary looks for its library and plugins under the
-# prefix (/usr/local by default), not under DESTDIR: LD_LIBRARY_PATH and
-# SPYGLASS_PLUGIN_DIR point it at the copies.
-inst=$tmp/inst
-make -C "$build_dir" -j"$(nproc)" install DESTDIR="$inst" >"$tmp/install.log" 2>&1 || {
-	tail -n 20 "$tmp/install.log" >&2
-	die "make -C $build_dir install DESTDIR=$inst failed"
-}
-inst_bin=$(find "$inst" -path '*/bin/spyglass' -type f | head -n 1)
-inst_lib=$(find "$inst" -name 'libspyglass.so.*' -type f | head -n 1)
-inst_plugins=$(find "$inst" -path '*/plugins/cpython.so' | head -n 1)
-[[ -n $inst_bin && -n $inst_lib && -n $inst_plugins ]] ||
-	die "make install put no spyglass, libspyglass or cpython plugin in $inst"
-inst_lib=$(dirname "$inst_lib") inst_plugins=$(dirname "$inst_plugins")
-inst_prefix=${inst_bin#"$inst"}
-inst_prefix=${inst_prefix%/bin/spyglass}
-
-# The build tree's binary, for reference: the same plugins, from the tree.
-build_bin=$sg_bin build_lib=$sg_libdir
-build_plugins=
-for p in "$build_dir"/plugins/*/.libs/*.so; do
-	[[ -e $p && $p != */example/* ]] && build_plugins+=${build_plugins:+:}$(dirname "$p")
-done
-# version_of (print_header) asks the installed one.
-sg_bin=$inst_bin sg_libdir=$inst_lib
-
-unset SPYGLASS_PLUGIN_PATH DEBUGINFOD_URLS
-
-# plugins_of installed|build: the names of the plugins that binary loads.
-plugins_of() {
-	local out
-	if [[ $1 == installed ]]; then
-		out=$(LD_LIBRARY_PATH=$inst_lib SPYGLASS_PLUGIN_DIR=$inst_plugins \
-			timeout 10 "$inst_bin" -nx -batch -ex 'plugin list' 2>&1) || true
-	else
-		out=$(LD_LIBRARY_PATH=$build_lib SPYGLASS_PLUGIN_DIR=$tmp/no-plugins \
-			SPYGLASS_PLUGIN_PATH=$build_plugins \
-			timeout 10 "$build_bin" -nx -batch -ex 'plugin list' 2>&1) || true
-	fi
-	awk '/^[a-z]/ { printf "%s%s", sep, $1; sep = " " }' <<<"$out"
-}
-inst_plugin_names=$(plugins_of installed)
-build_plugin_names=$(plugins_of build)
-[[ " $inst_plugin_names " == *" cpython "* ]] ||
-	die "the installed spyglass loads no cpython plugin (plugins: ${inst_plugin_names:-none})"
+bench_install cpython
 
 # ---------------------------------------------------------------- fixture
 
