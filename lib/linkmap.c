@@ -20,6 +20,15 @@ struct lm {
 	uint64_t addr, name, ld, next;
 };
 
+/* Whether SIZE bytes at ADDRESS were read into BUF; the error, if any,
+   is dropped: a failed read ends the walk, which keeps the maps names.  */
+static bool read_ok(struct sg_target *t, uint64_t address, void *buf, size_t size)
+{
+	struct sg_error *err = sg_target_read(t, address, buf, size);
+	sg_error_destroy(err);
+	return !err;
+}
+
 /* The runtime address of r_debug, or 0.  */
 static uint64_t find_r_debug(struct sg_target *t, struct sg_module *exe)
 {
@@ -35,7 +44,7 @@ static uint64_t find_r_debug(struct sg_target *t, struct sg_module *exe)
 		uint64_t dyn = ph.p_vaddr + bias;
 		for (size_t k = 0; k < MAX_DYNAMIC; k++) {
 			uint64_t d[2];
-			if (sg_target_read(t, dyn + 16 * k, d, sizeof(d)) != NULL)
+			if (!read_ok(t, dyn + 16 * k, d, sizeof(d)))
 				return 0;
 			if (d[0] == DT_NULL)
 				return 0;
@@ -54,15 +63,17 @@ void sg_target_link_map_names(struct sg_target *t)
 			exe = t->modules[i];
 	uint64_t r_debug = exe ? find_r_debug(t, exe) : 0;
 	uint64_t map;
-	if (!r_debug || sg_target_read_u64(t, r_debug + 8, &map) != NULL)
+	if (!r_debug || !read_ok(t, r_debug + 8, &map, sizeof(map)))
 		return;	/* static, or not yet relocated: keep the maps names */
 	for (size_t n = 0; map && n < MAX_LINK_MAPS; n++) {
 		struct lm lm;
-		if (sg_target_read(t, map, &lm, sizeof(lm)) != NULL)
+		if (!read_ok(t, map, &lm, sizeof(lm)))
 			return;
 		char *name = NULL;
-		if (lm.name && sg_target_read_string(t, lm.name, 4096, &name, NULL) == NULL &&
-		    name[0] == '/') {
+		struct sg_error *err = lm.name ? sg_target_read_string(t, lm.name, 4096, &name, NULL)
+					       : &sg_not_found;
+		sg_error_destroy(err);
+		if (!err && name[0] == '/') {
 			/* The module whose dynamic section is l_ld.  */
 			for (size_t i = 0; i < t->nmodules; i++) {
 				struct sg_module *m = t->modules[i];

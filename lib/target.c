@@ -249,8 +249,10 @@ struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t addres
 	if (b.len >= max && truncated) {
 		/* Exactly MAX bytes: is the next byte the NUL?  */
 		char c;
-		if (!sg_target_read(target, address + b.len, &c, 1) && c == '\0')
+		struct sg_error *err = sg_target_read(target, address + b.len, &c, 1);
+		if (!err && c == '\0')
 			truncated = false;
+		sg_error_destroy(err);
 	}
 	char *s = sg_buf_steal(&b);
 	if (!s)
