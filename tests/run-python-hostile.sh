@@ -21,7 +21,7 @@ l_outer2=$(line_of '    outer()')
 
 # start_py PYTHON MODE: the fixture, waited for through a FIFO.
 start_py() {
-	local fifo=$testdir/fifo.$RANDOM
+	local fifo=$testdir/fifo.$((++fifo_runs))
 	mkfifo "$fifo"
 	"$1" "$script" "$2" "$fifo" 2>"$testdir/py.err" &
 	PY_PID=$!
@@ -186,7 +186,7 @@ else
 			continue
 		fi
 		for when in before after; do
-			fifo=$testdir/fifo.$RANDOM
+			fifo=$testdir/fifo.$((++fifo_runs))
 			mkfifo "$fifo"
 			"$lifecycle" "$lib" "$when" "$fifo" &
 			pid=$!

@@ -11,7 +11,7 @@ unstable=${SPYGLASS_PYTHONS:-/opt/spyglass-pythons}
 export SPYGLASS_CACHE_DIR=$testdir/cache
 
 start_py() {
-	local fifo=$testdir/fifo.$RANDOM
+	local fifo=$testdir/fifo.$((++fifo_runs))
 	mkfifo "$fifo"
 	"$1" "$script" "$2" "$fifo" 2>"$testdir/py.err" &
 	PY_PID=$!

@@ -18,8 +18,12 @@ declare -A table=(
 
 # start_zeek BINARY MODE: the fixture, waited for until it has written its
 # stack file; sets ZK_PID and ZK_OUT.
+zk_runs=0
 start_zeek() {
-	ZK_OUT=$testdir/stack.$RANDOM
+	# A new name each time: a file left by an earlier run (as $RANDOM
+	# may repeat) would be taken for this run's stack.
+	zk_runs=$((zk_runs + 1))
+	ZK_OUT=$testdir/stack.$zk_runs
 	"$1" "$2" "$ZK_OUT" >/dev/null 2>"$testdir/zk.err" &
 	ZK_PID=$!
 	fixture_pids+=("$ZK_PID")

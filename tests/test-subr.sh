@@ -88,8 +88,13 @@ sg_cmds() {
 
 # Start a fixture program in the background and wait for its "ready PID"
 # line.  Sets FIXTURE_PID.
+fixture_runs=0
+fifo_runs=0	# for the tests' own FIFO names
 start_fixture() {
-	local out=$testdir/fixture.$RANDOM
+	# A new name each time: a repeated $RANDOM would find an earlier
+	# fixture's "ready" line.
+	fixture_runs=$((fixture_runs + 1))
+	local out=$testdir/fixture.$fixture_runs
 	"$@" >"$out" 2>&1 &
 	local pid=$!
 	fixture_pids+=("$pid")
