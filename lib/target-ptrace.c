@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +180,11 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 		struct sg_thread *th = &t->threads[i];
 		int e = seize_one(t, th);
 		if (e == ESRCH) {
-			continue;	/* it exited meanwhile */
+			/* It exited meanwhile.  Seized before it died, it is
+			   ours to reap: kept, wait_stop sees its exit.  */
+			if (th->seized)
+				t->threads[n++] = *th;
+			continue;
 		}
 		if (e == EPERM && th->tid != t->pid) {
 			/* A thread that cannot be seized while its leader
@@ -188,7 +193,12 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 			   then is the attach refused.  Reading the leader's
 			   tracer would name spyglass itself.  */
 			long tracer = status_field(t->pid, th->tid, "TracerPid:");
-			if (tracer <= 0 || tracer == getpid())
+			if (tracer == getpid()) {
+				th->seized = th->auto_attached = true;
+				t->threads[n++] = *th;
+				continue;
+			}
+			if (tracer <= 0)
 				continue;
 		}
 		if (e) {
@@ -204,12 +214,39 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 	return NULL;
 }
 
+/* The leader's exit is reported only once every other traced thread has
+   been reaped, including threads that died before we knew them.  While
+   waiting for it, reap what exited, and give up after 10 s.  */
+static pid_t wait_leader(struct sg_target *t, int *status)
+{
+	for (int i = 0; i < 11000; i++) {
+		pid_t r = waitpid(t->pid, status, __WALL | WNOHANG);
+		if (r != 0)
+			return r;
+		struct sg_thread probe = { .tid = t->pid };
+		read_task_stat(t->pid, &probe);
+		if (probe.state == 'Z' || probe.state == 'X' || probe.state == '?') {
+			int st;
+			while (waitpid(-1, &st, __WALL | WNOHANG) > 0)
+				;
+		}
+		/* The stop is usually a few microseconds away: yield
+		   first, sleep only once it is late.  */
+		if (i < 1000)
+			sched_yield();
+		else
+			usleep(1000);
+	}
+	errno = ETIMEDOUT;
+	return -1;
+}
+
 /* Wait until TH is in a ptrace-stop.  Returns false if it exited.  */
 static bool wait_stop(struct sg_target *t, struct sg_thread *th, bool auto_attached)
 {
 	for (;;) {
 		int status;
-		pid_t r = waitpid(th->tid, &status, __WALL);
+		pid_t r = th->tid == t->pid ? wait_leader(t, &status) : waitpid(th->tid, &status, __WALL);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
