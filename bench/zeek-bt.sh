@@ -125,35 +125,11 @@ if [[ -n ${skip_of[gdb]:-} ]]; then
 	skip_of[gdb-cs]=${skip_of[gdb]} skip_of[gdb-bt]=${skip_of[gdb]}
 fi
 
-# gdb reading call_stack as a gdb user would: every entry's function name
-# and the line of the call that made the next one, innermost first.  3.0 and
-# 3.1 have it in the global namespace; 8.1 keeps the Func in the entry's
-# Frame, the eras before it in CallInfo::func.  "set language c++" first: when
-# the stop lands in libc (the built-in spins on clock_gettime) gdb takes
-# the frame's language, C, and cannot parse zeek::detail::call_stack.
-cs=zeek::detail::call_stack fn=func
-case $era in 30 | 302 | 31) cs=call_stack ;; esac
-if [[ $era == 81 ]]; then
-	fn='frame->function'
-fi
-cat >"$tmp/cs.gdb" <<EOF
-set language c++
-set \$s = $cs._M_impl._M_start
-set \$n = $cs._M_impl._M_finish - \$s
-set \$i = \$n - 1
-while \$i >= 0
-  echo NAME\t
-  output \$s[\$i].$fn->name
-  if \$i + 1 < \$n
-    if \$s[\$i + 1].call != 0
-      echo \t
-      output \$s[\$i + 1].call->location->first_line
-    end
-  end
-  echo \n
-  set \$i = \$i - 1
-end
-EOF
+# gdb reading call_stack as a gdb user would (the same walk as
+# tests/run-zeek.sh's oracle).
+# shellcheck source-path=SCRIPTDIR source=../tests/zeek-gdb-walk.sh
+. "$bench_dir/../tests/zeek-gdb-walk.sh"
+zeek_gdb_walk "$era" >"$tmp/cs.gdb"
 
 start_watchdog
 
@@ -468,8 +444,8 @@ for tool in spyglass sg-build sg-bt-zeek gdb-cs gdb-bt eu-stack; do
 done
 echo "(spyglass: spyglass -nx -p PID --stats -- zeek-bt, installed; sg-build: the same from the"
 echo " build tree; sg-bt-zeek: the installed one's bt --zeek, the native stack with script frames;"
-echo " gdb-cs: gdb -batch -nx -p PID -x FILE walking $cs, for each entry"
-echo " ->$fn->name and the next entry's ->call->location->first_line;"
+echo " gdb-cs: gdb -batch -nx -p PID -x FILE walking $zk_cs, for each entry"
+echo " ->$zk_fn->name and the next entry's ->call->location->first_line;"
 echo " gdb-bt: gdb -batch -nx -p PID -ex bt;"
 echo " eu-stack: eu-stack -p PID, every thread's native stack; frames: fewest-most in the main"
 echo " thread over the timed runs, Invoke: its ScriptFunc/BuiltinFunc frames, one per script call;"

@@ -7,6 +7,7 @@
 # checked against gdb's bt of the same process, and the names and call
 # lines against gdb reading call_stack itself.
 . "$top_srcdir/tests/test-subr.sh"
+. "$top_srcdir/tests/zeek-gdb-walk.sh"
 
 zk=$FIXTURES/zeek
 eras="30 302 31 40 50 70 80 81"
@@ -76,26 +77,8 @@ done
 # reads call_stack through its own printers; the line is the call site in
 # the caller (the next entry's CallExpr), or absent.
 gdb_call_stack() {
-	local era=$1 pid=$2 cs=zeek::detail::call_stack fn=func
-	case $era in 30 | 302 | 31) cs=call_stack ;; 81) fn='frame->function' ;; esac
-	cat >"$testdir/cs.gdb" <<EOF
-set language c++
-set \$s = $cs._M_impl._M_start
-set \$n = $cs._M_impl._M_finish - \$s
-set \$i = \$n - 1
-while \$i >= 0
-  echo NAME\t
-  output \$s[\$i].$fn->name
-  if \$i + 1 < \$n
-    if \$s[\$i + 1].call != 0
-      echo \t
-      output \$s[\$i + 1].call->location->first_line
-    end
-  end
-  echo \n
-  set \$i = \$i - 1
-end
-EOF
+	local era=$1 pid=$2
+	zeek_gdb_walk "$era" >"$testdir/cs.gdb"
 	"$GDB" -nx -batch -p "$pid" -x "$testdir/cs.gdb" 2>/dev/null |
 		sed -nE 's/^NAME\t"([^"]*)"(\t([0-9]+))?$/\1:\3/p' | sed 's/:$//'
 }
