@@ -57,10 +57,7 @@ static uint64_t find_r_debug(struct sg_target *t, struct sg_module *exe)
 
 void sg_target_link_map_names(struct sg_target *t)
 {
-	struct sg_module *exe = NULL;
-	for (size_t i = 0; i < t->nmodules && !exe; i++)
-		if (t->exe && !strcmp(t->modules[i]->name, t->exe))
-			exe = t->modules[i];
+	struct sg_module *exe = sg_target_exe_module(t);
 	uint64_t r_debug = exe ? find_r_debug(t, exe) : 0;
 	uint64_t map;
 	if (!r_debug || !read_ok(t, r_debug + 8, &map, sizeof(map)))

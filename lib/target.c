@@ -90,6 +90,14 @@ static void wait_for_exit_status(struct sg_target *t)
 	}
 }
 
+struct sg_module *sg_target_exe_module(struct sg_target *t)
+{
+	for (size_t i = 0; t->exe && i < t->nmodules; i++)
+		if (!strcmp(t->modules[i]->name, t->exe))
+			return t->modules[i];
+	return NULL;
+}
+
 struct sg_error *sg_target_exited(struct sg_target *t)
 {
 	return t->gone ? sg_target_gone_error(t) : NULL;

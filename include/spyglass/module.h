@@ -25,6 +25,11 @@ SG_PUBLIC struct sg_error *sg_target_modules(struct sg_target *target,
 					     int (*fn)(struct sg_module *mod, void *arg),
 					     void *arg);
 
+/* ABI 1.2.  The executable's module (the one mapped from
+   sg_target_exe()), or NULL; among the modules already reported, so call
+   it after sg_target_modules() or a symbol lookup.  */
+SG_PUBLIC struct sg_module *sg_target_exe_module(struct sg_target *target);
+
 /* The module containing ADDRESS, or NULL.  */
 SG_PUBLIC struct sg_module *sg_target_module_at(struct sg_target *target, uint64_t address);
 

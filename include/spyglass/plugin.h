@@ -28,7 +28,8 @@ SG_BEGIN_DECLS
 	sg_module_lookup_symbol(), sg_cache_dir(), sg_command_flags(),
 	sg_session_hint_no_stacks(), sg_array_push(), sg_now_ns(); the command flag
 	SG_CMD_NO_STACKS.
-   1.2: sg_layout_resolve_table(), sg_trust_check(), sg_target_exited().  */
+   1.2: sg_layout_resolve_table(), sg_trust_check(), sg_target_exited(),
+	sg_target_exe_module().  */
 #define SG_PLUGIN_ABI_MAJOR 1
 #define SG_PLUGIN_ABI_MINOR 2
 

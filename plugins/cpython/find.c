@@ -252,33 +252,6 @@ static bool find_anchor_symbols(struct py_proc *p, struct sg_module *mod, struct
    would find it first.  */
 enum { WAY_SYMBOL = 1 << 0, WAY_SECTION = 1 << 1, WAY_SCAN = 1 << 2 };
 
-struct exe_search {
-	const char *exe;
-	struct sg_module *mod;
-};
-
-static int take_exe(struct sg_module *mod, void *arg)
-{
-	struct exe_search *es = arg;
-	struct sg_module_info info;
-	sg_module_info(mod, &info);
-	if (strcmp(info.name, es->exe))
-		return SG_CB_OK;
-	es->mod = mod;
-	return SG_CB_ABORT;
-}
-
-/* The executable's module, or NULL.  */
-static struct sg_module *exe_module(struct sg_target *t)
-{
-	struct exe_search es = { sg_target_exe(t), NULL };
-	if (es.exe) {
-		struct sg_error *err = sg_target_modules(t, take_exe, &es);
-		sg_error_destroy(err);
-	}
-	return es.mod;
-}
-
 static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_symbol *sym)
 {
 	struct sg_target *t = p->target;
@@ -288,7 +261,7 @@ static void find_anchor(struct py_proc *p, struct module_pick pick, struct sg_sy
 	   linked into the executable: asking every module would read every
 	   symbol table (libc's debug symbols, libstdc++'s) on each attach
 	   to a process that is not Python.  */
-	struct sg_module *exe = pick.mod ? NULL : exe_module(t);
+	struct sg_module *exe = pick.mod ? NULL : sg_target_exe_module(t);
 	if ((ways & WAY_SYMBOL) &&
 	    ((pick.mod && find_anchor_symbols(p, pick.mod, sym)) ||
 	     (!pick.mod && exe && find_anchor_symbols(p, exe, sym))))

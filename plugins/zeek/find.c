@@ -26,23 +26,16 @@ static bool find_object(struct sg_target *t, struct sg_module *mod, const char *
 	return true;
 }
 
-struct module_search {
-	const char *exe;
-	struct sg_module *exe_mod, *lib_mod;
-};
-
-static int take_module(struct sg_module *mod, void *arg)
+static int take_libzeek(struct sg_module *mod, void *arg)
 {
-	struct module_search *ms = arg;
 	struct sg_module_info info;
 	sg_module_info(mod, &info);
 	const char *base = strrchr(info.name, '/');
 	base = base ? base + 1 : info.name;
-	if (ms->exe && !strcmp(info.name, ms->exe))
-		ms->exe_mod = mod;
-	else if (!strncmp(base, "libzeek", 7) && !ms->lib_mod)
-		ms->lib_mod = mod;
-	return SG_CB_OK;
+	if (strncmp(base, "libzeek", 7))
+		return SG_CB_OK;
+	*(struct sg_module **)arg = mod;
+	return SG_CB_ABORT;
 }
 
 /* Where Zeek's globals may be: the executable (zeek links its objects
@@ -51,14 +44,14 @@ static int take_module(struct sg_module *mod, void *arg)
    libc's debug symbols included, on each attach to any process.  */
 static int zeek_modules(struct sg_target *t, struct sg_module *mods[2])
 {
-	struct module_search ms = { sg_target_exe(t), NULL, NULL };
-	struct sg_error *err = sg_target_modules(t, take_module, &ms);
+	struct sg_module *lib = NULL;
+	struct sg_error *err = sg_target_modules(t, take_libzeek, &lib);
 	sg_error_destroy(err);
 	int n = 0;
-	if (ms.exe_mod)
-		mods[n++] = ms.exe_mod;
-	if (ms.lib_mod)
-		mods[n++] = ms.lib_mod;
+	if ((mods[n] = sg_target_exe_module(t)))
+		n++;
+	if (lib && lib != mods[0])
+		mods[n++] = lib;
 	return n;
 }
 
