@@ -72,6 +72,19 @@ void sg_commands_remove_owner(struct sg_session *s, struct sg_plugin *owner)
 	s->ncmds = n;
 }
 
+bool sg_command_unregister(struct sg_session *s, const char *name)
+{
+	for (size_t i = 0; i < s->ncmds; i++) {
+		if (strcmp(s->cmds[i].cmd->name, name))
+			continue;
+		sg_free_words(s->cmds[i].words, s->cmds[i].nwords);
+		memmove(&s->cmds[i], &s->cmds[i + 1], (s->ncmds - i - 1) * sizeof(s->cmds[i]));
+		s->ncmds--;
+		return true;
+	}
+	return false;
+}
+
 void sg_commands_deinit(struct sg_session *s)
 {
 	for (size_t i = 0; i < s->ncmds; i++)

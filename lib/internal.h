@@ -118,6 +118,8 @@ struct sg_name_index_stats {
 struct sg_module;
 /* MOD's index, created empty on first use; &sg_not_found without DWARF.  */
 struct sg_error *sg_module_name_index(struct sg_module *mod, struct sg_name_index **ret);
+/* An index of DW's names, for a module or (the fuzz target) any Dwarf.  */
+struct sg_error *sg_name_index_create(Dwarf *dw, Dwarf_Addr bias, struct sg_name_index **ret);
 void sg_name_index_destroy(struct sg_name_index *idx);
 Dwarf *sg_name_index_dwarf(const struct sg_name_index *idx, Dwarf_Addr *bias_ret);
 /* The entries called NAME (the last component of a qualified name), in
@@ -229,6 +231,34 @@ void sg_member_cache_destroy(struct sg_member_cache *cache);
    reported and before any thread is stopped.  */
 struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t, void *arg),
 				  void *arg, struct sg_target **ret);
+/* command.c: remove the command called NAME ("plugin load"); false if
+   there is none.  The fuzz targets take away what reaches outside.  */
+bool sg_command_unregister(struct sg_session *session, const char *name);
+/* plugin.c: the ABI note of a plugin's ELF (PATH names it in errors).  */
+struct sg_error *sg_plugin_read_note(Elf *elf, const char *path, uint32_t *major,
+				     uint32_t *minor);
+/* Add a plugin linked into the program (the fuzz targets).  */
+struct sg_error *sg_plugin_add_static(struct sg_session *session,
+				      const struct sg_plugin_info *info);
+
+/* target-memory.c: a target made of ELF files at chosen addresses (the
+   first is the executable) and READ for everything else; one thread with
+   REGS (may be NULL).  */
+typedef struct sg_error *sg_memory_read_fn(void *arg, uint64_t address, void *buf, size_t size);
+struct sg_memory_module {
+	const char *path;
+	uint64_t base;		/* the load bias of an ET_DYN file */
+};
+struct sg_error *sg_memory_target_create(const struct sg_memory_module *mods, size_t n,
+					 sg_memory_read_fn *read, void *arg,
+					 const struct sg_regs *regs, struct sg_target **ret);
+/* What READ returns has changed: drop what was read before.  */
+void sg_target_memory_changed(struct sg_target *target);
+/* session.c: make TARGET the session's, dropping the current one.  */
+void sg_session_set_target(struct sg_session *session, struct sg_target *target);
+/* The target's memory changed: forget the stacks and what handlers keep.  */
+void sg_session_memory_changed(struct sg_session *session);
+
 /* Release the target (detach, free).  NULL is ignored.  */
 void sg_target_destroy(struct sg_target *target);
 /* Report modules to libdwfl, once.  */

@@ -16,8 +16,51 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Read the {major, minor} of PATH's .note.spyglass, checking that PATH is a
-   shared object for this machine.  */
+/* The {major, minor} of ELF's .note.spyglass, checking that ELF is a
+   shared object for this machine; PATH names it in errors.  */
+struct sg_error *sg_plugin_read_note(Elf *elf, const char *path, uint32_t *major, uint32_t *minor)
+{
+	GElf_Ehdr ehdr;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr))
+		return sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not an ELF file", path);
+	if (ehdr.e_type != ET_DYN)
+		return sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not a shared object",
+				       path);
+	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 || ehdr.e_machine != EM_X86_64)
+		return sg_error_format(SG_ERROR_PLUGIN,
+				       "cannot load plugin %s: built for another machine", path);
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		goto none;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr shdr;
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name || strcmp(name, ".note.spyglass"))
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nhdr;
+		while (data && (off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off))) {
+			if (nhdr.n_type != SG_PLUGIN_NOTE_TYPE || nhdr.n_descsz != 8 ||
+			    nhdr.n_namesz != sizeof(SG_PLUGIN_NOTE_NAME) ||
+			    memcmp((char *)data->d_buf + name_off, SG_PLUGIN_NOTE_NAME,
+				   sizeof(SG_PLUGIN_NOTE_NAME)))
+				continue;
+			uint32_t v[2];
+			memcpy(v, (char *)data->d_buf + desc_off, sizeof(v));
+			*major = v[0];
+			*minor = v[1];
+			return NULL;
+		}
+	}
+none:
+	return sg_error_format(SG_ERROR_PLUGIN,
+			       "cannot load plugin %s: not a spyglass plugin (no .note.spyglass ABI note)",
+			       path);
+}
+
 static struct sg_error *read_abi_note(const char *path, uint32_t *major, uint32_t *minor)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -31,61 +74,12 @@ static struct sg_error *read_abi_note(const char *path, uint32_t *major, uint32_
 	}
 	elf_version(EV_CURRENT);
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	struct sg_error *err = NULL;
-	GElf_Ehdr ehdr;
-	if (!elf) {
-		/* Not the file's content: libelf could not map or read it.  */
+	struct sg_error *err;
+	if (!elf)	/* not the file's content: libelf could not map or read it */
 		err = sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: %s", path,
 				      elf_errmsg(-1));
-		goto out;
-	}
-	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
-		err = sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not an ELF file", path);
-		goto out;
-	}
-	if (ehdr.e_type != ET_DYN) {
-		err = sg_error_format(SG_ERROR_PLUGIN, "cannot load plugin %s: not a shared object",
-				      path);
-		goto out;
-	}
-	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 || ehdr.e_machine != EM_X86_64) {
-		err = sg_error_format(SG_ERROR_PLUGIN,
-				      "cannot load plugin %s: built for another machine", path);
-		goto out;
-	}
-	size_t shstrndx;
-	bool found = false;
-	if (elf_getshdrstrndx(elf, &shstrndx) == 0) {
-		for (Elf_Scn *scn = NULL; !found && (scn = elf_nextscn(elf, scn));) {
-			GElf_Shdr shdr;
-			if (!gelf_getshdr(scn, &shdr))
-				continue;
-			const char *name = elf_strptr(elf, shstrndx, shdr.sh_name);
-			if (!name || strcmp(name, ".note.spyglass"))
-				continue;
-			Elf_Data *data = elf_getdata(scn, NULL);
-			size_t off = 0, name_off, desc_off;
-			GElf_Nhdr nhdr;
-			while (data && (off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off))) {
-				if (nhdr.n_type != SG_PLUGIN_NOTE_TYPE || nhdr.n_descsz != 8 ||
-				    nhdr.n_namesz != sizeof(SG_PLUGIN_NOTE_NAME) ||
-				    memcmp((char *)data->d_buf + name_off, SG_PLUGIN_NOTE_NAME,
-					   sizeof(SG_PLUGIN_NOTE_NAME)))
-					continue;
-				uint32_t v[2];
-				memcpy(v, (char *)data->d_buf + desc_off, sizeof(v));
-				*major = v[0];
-				*minor = v[1];
-				found = true;
-				break;
-			}
-		}
-	}
-	if (!found)
-		err = sg_error_format(SG_ERROR_PLUGIN,
-				      "cannot load plugin %s: not a spyglass plugin (no .note.spyglass ABI note)",
-				      path);
-out:
+	else
+		err = sg_plugin_read_note(elf, path, major, minor);
 	elf_end(elf);
 	close(fd);
 	return err;
@@ -130,6 +124,43 @@ static char *resolve_path(const char *name)
 	return strdup(name);	/* let open() say it is missing */
 }
 
+/* Initialise INFO, loaded from REAL (PATH as the user gave it) with
+   HANDLE, and append it to the session's plugins.  */
+static struct sg_error *add_plugin(struct sg_session *s, const struct sg_plugin_info *info,
+				   void *handle, const char *path, const char *real)
+{
+	for (struct sg_plugin *p = s->plugins; p; p = p->next)
+		if (!strcmp(p->info->name, info->name))
+			return sg_error_format(SG_ERROR_PLUGIN,
+					       "cannot load plugin %s: a plugin named \"%s\" is already loaded from %s",
+					       path, info->name, p->path);
+	struct sg_plugin *plugin = calloc(1, sizeof(*plugin));
+	if (!plugin || !(plugin->path = strdup(real))) {
+		free(plugin);
+		return &sg_enomem;
+	}
+	plugin->handle = handle;
+	plugin->info = info;
+	s->loading = plugin;
+	struct sg_error *err = info->init(s, &plugin->state);
+	s->loading = NULL;
+	if (err) {
+		sg_commands_remove_owner(s, plugin);
+		sg_settings_remove_owner(s, plugin);
+		sg_registry_remove_owner(s, plugin);
+		if (info->fini)
+			info->fini(s, plugin->state);
+		free(plugin->path);
+		free(plugin);
+		return sg_error_prefix(err, "plugin %s failed to initialize", info->name);
+	}
+	struct sg_plugin **tail = &s->plugins;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = plugin;
+	return NULL;
+}
+
 static struct sg_error *load_path(struct sg_session *s, const char *path)
 {
 	uint32_t major, minor;
@@ -165,42 +196,15 @@ static struct sg_error *load_path(struct sg_session *s, const char *path)
 				       "cannot load plugin %s: its descriptor does not match its ABI note",
 				       path);
 	}
-	for (struct sg_plugin *p = s->plugins; p; p = p->next) {
-		if (!strcmp(p->info->name, info->name)) {
-			err = sg_error_format(SG_ERROR_PLUGIN,
-					      "cannot load plugin %s: a plugin named \"%s\" is already loaded from %s",
-					      path, info->name, p->path);
-			dlclose(handle);
-			return err;
-		}
-	}
-	struct sg_plugin *plugin = calloc(1, sizeof(*plugin));
-	if (!plugin || !(plugin->path = strdup(real))) {
-		free(plugin);
+	err = add_plugin(s, info, handle, path, real);
+	if (err)
 		dlclose(handle);
-		return &sg_enomem;
-	}
-	plugin->handle = handle;
-	plugin->info = info;
-	s->loading = plugin;
-	err = info->init(s, &plugin->state);
-	s->loading = NULL;
-	if (err) {
-		sg_commands_remove_owner(s, plugin);
-		sg_settings_remove_owner(s, plugin);
-		sg_registry_remove_owner(s, plugin);
-		if (info->fini)
-			info->fini(s, plugin->state);
-		dlclose(handle);
-		free(plugin->path);
-		free(plugin);
-		return sg_error_prefix(err, "plugin %s failed to initialize", info->name);
-	}
-	struct sg_plugin **tail = &s->plugins;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = plugin;
-	return NULL;
+	return err;
+}
+
+struct sg_error *sg_plugin_add_static(struct sg_session *s, const struct sg_plugin_info *info)
+{
+	return add_plugin(s, info, NULL, info->name, "(linked in)");
 }
 
 struct sg_error *sg_plugin_load(struct sg_session *s, const char *name)
@@ -337,7 +341,8 @@ void sg_plugins_unload_all(struct sg_session *s)
 		/* ASan reports leaks with unknown frames once a module is
 		   unmapped; keep it mapped under sanitizers.  */
 #ifndef SG_KEEP_PLUGINS_MAPPED
-		dlclose(p->handle);
+		if (p->handle)
+			dlclose(p->handle);
 #endif
 		free(p->path);
 		free(p);

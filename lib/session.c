@@ -99,6 +99,21 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	return err;
 }
 
+void sg_session_set_target(struct sg_session *s, struct sg_target *t)
+{
+	drop_target(s);
+	s->target = t;
+}
+
+void sg_session_memory_changed(struct sg_session *s)
+{
+	sg_session_forget_stack(s);
+	if (!s->target)
+		return;
+	sg_registry_forget_target(s, s->target);
+	sg_target_memory_changed(s->target);
+}
+
 void sg_session_hint_no_stacks(struct sg_session *s) { s->no_stacks = true; }
 
 struct sg_error *sg_session_detach(struct sg_session *s)

@@ -203,6 +203,14 @@ struct sg_error *sg_module_name_index(struct sg_module *mod, struct sg_name_inde
 	Dwarf *dw = dwfl_module_getdwarf(mod->dwmod, &bias);
 	if (!dw)
 		return &sg_not_found;
+	struct sg_error *err = sg_name_index_create(dw, bias, &mod->names);
+	if (!err)
+		*ret = mod->names;
+	return err;
+}
+
+struct sg_error *sg_name_index_create(Dwarf *dw, Dwarf_Addr bias, struct sg_name_index **ret)
+{
 	struct sg_name_index *idx = calloc(1, sizeof(*idx));
 	if (!idx)
 		return &sg_enomem;
@@ -218,7 +226,7 @@ struct sg_error *sg_module_name_index(struct sg_module *mod, struct sg_name_inde
 		return &sg_enomem;
 	}
 	idx->nscopes = idx->scopes_cap = 1;
-	*ret = mod->names = idx;
+	*ret = idx;
 	return NULL;
 }
 
