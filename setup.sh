@@ -30,6 +30,8 @@ packages=(
 	gdb elfutils binutils jq tmux util-linux procps libc6-dbg
 	# the libc++ plugin's fixture is built by clang against libc++
 	clang libc++-dev libc++abi-dev
+	# libFuzzer, for the fuzz targets (only recommended by clang)
+	libclang-rt-14-dev
 	# the cpython plugin: Debian's stripped python3.11 is a target, its
 	# -dbg package brings gdb's py-bt (the oracle) and the debug file;
 	# austin is the Python sampler bench/py-bt.sh compares with;
@@ -64,7 +66,7 @@ get_pythons() {
 
 build() {
 	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ] ||
-	   [ tests/Makefile.inc -nt configure ]; then
+	   [ tests/Makefile.inc -nt configure ] || [ fuzz/Makefile.inc -nt configure ]; then
 		autoreconf -fi >/dev/null 2>&1 || autoreconf -fi
 	fi
 	mkdir -p "$build"
