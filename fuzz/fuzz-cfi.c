@@ -50,12 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 8)
 		return 0;
-	struct shell *sh = fz_shell();
 	const uint8_t *p = data + 1, *end = data + size;
 	struct sg_regs regs = { 0 };
 	uint64_t pc = take(&p, end, 4), sp = take(&p, end, 2) * 8, fp = take(&p, end, 1) * 8;
 	/* The memory is the whole input: the registers name places in it.  */
-	fz_target(sh, "bt-c-O2-nofp", data, size, NULL);
+	struct shell *sh = fz_target("bt-c-O2-nofp", data, size, NULL);
 	uint64_t text_start, text_end;
 	fz_text_range(&text_start, &text_end);
 	if (text_end > text_start)

@@ -14,8 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct shell *sh = fz_shell();
-	fz_target(sh, "sg-data", data, size, NULL);
+	struct shell *sh = fz_target("sg-data", data, size, NULL);
 	const uint8_t *p = data, *end = data + size;
 	for (int i = 0; i < MAX_LINES && p < end; i++) {
 		const uint8_t *nl = memchr(p, '\n', end - p);

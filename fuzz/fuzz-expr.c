@@ -17,9 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t elen = nl ? (size_t)(nl - data) : size;
 	if (memchr(data, '\0', elen))
 		return 0;
-	struct shell *sh = fz_shell();
 	const uint8_t *mem = nl ? nl + 1 : data + size;
-	fz_target(sh, "sg-data", mem, data + size - mem, NULL);
+	struct shell *sh = fz_target("sg-data", mem, data + size - mem, NULL);
 	static const char *const cmds[] = { "print ", "whatis ", "ptype ", "x/2x " };
 	for (size_t i = 0; i < SG_ARRAY_SIZE(cmds); i++) {
 		size_t clen = strlen(cmds[i]);

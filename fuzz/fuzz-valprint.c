@@ -19,8 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	if (size < 2)
 		return 0;
-	struct shell *sh = fz_shell();
-	fz_target(sh, fixtures[data[0] % 3], data + 2, size - 2, NULL);
+	struct shell *sh = fz_target(fixtures[data[0] % 3], data + 2, size - 2, NULL);
 	const char *const *g = fz_globals();
 	size_t n = 0;
 	while (g[n])

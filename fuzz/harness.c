@@ -34,17 +34,23 @@ struct segment {
 	const unsigned char *bytes;
 };
 
-static struct {
-	struct shell sh;
-	bool ready;
-	/* the fixture */
+/* A fixture loaded as a target, with its own shell: targets are kept, as
+   loading one costs far more than running an input.  */
+struct fixture {
 	char *name;
+	struct shell sh;
 	unsigned char *file;
 	size_t file_size;
 	struct segment segs[8];
 	size_t nsegs;
 	uint64_t data_start, text_start, text_end;
 	const char **globals;
+};
+
+static struct {
+	struct fixture fixtures[4];
+	size_t nfixtures;
+	struct fixture *cur;
 	/* the input */
 	const uint8_t *mem;
 	size_t len;
@@ -56,16 +62,16 @@ static void die(const char *what, struct sg_error *err)
 	abort();
 }
 
-struct shell *fz_shell(void)
+static void new_shell(struct shell *sh)
 {
-	if (fz.ready)
-		return &fz.sh;
-	static const char *const outside[] = { "shell", "source", "plugin load", "attach" };
+	/* What reaches outside the process, and detach, which would leave the
+	   harness without its target.  */
+	static const char *const outside[] = { "shell", "source", "plugin load", "attach",
+					       "detach" };
 	static const struct sg_plugin_info *const plugins[] = {
 		&sg_fuzz_plugin_cfi, &sg_fuzz_plugin_fp,
 		&sg_fuzz_plugin_libstdcxx, &sg_fuzz_plugin_libcxx,
 	};
-	struct shell *sh = &fz.sh;
 	sh->x_format = 'x';
 	sh->x_size = 4;
 	sh->batch = true;
@@ -82,8 +88,6 @@ struct shell *fz_shell(void)
 	for (size_t i = 0; i < SG_ARRAY_SIZE(outside); i++)
 		if (!sg_command_unregister(sh->session, outside[i]))
 			die(outside[i], NULL);
-	fz.ready = true;
-	return sh;
 }
 
 static struct sg_error *fz_read(void *arg, uint64_t address, void *buf, size_t size)
@@ -92,13 +96,13 @@ static struct sg_error *fz_read(void *arg, uint64_t address, void *buf, size_t s
 	for (size_t i = 0; i < size; i++) {
 		uint64_t a = address + i;
 		const struct segment *s = NULL;
-		for (size_t k = 0; k < fz.nsegs && !s; k++)
-			if (a >= fz.segs[k].start && a < fz.segs[k].end)
-				s = &fz.segs[k];
+		for (size_t k = 0; k < fz.cur->nsegs && !s; k++)
+			if (a >= fz.cur->segs[k].start && a < fz.cur->segs[k].end)
+				s = &fz.cur->segs[k];
 		if (s)
 			out[i] = s->bytes[a - s->start];
-		else if (fz.len && a >= fz.data_start && a - fz.data_start < DATA_SPAN)
-			out[i] = fz.mem[(a - fz.data_start) % fz.len];
+		else if (fz.len && a >= fz.cur->data_start && a - fz.cur->data_start < DATA_SPAN)
+			out[i] = fz.mem[(a - fz.cur->data_start) % fz.len];
 		else
 			return sg_error_fault(a, 1, EIO);
 	}
@@ -106,7 +110,7 @@ static struct sg_error *fz_read(void *arg, uint64_t address, void *buf, size_t s
 }
 
 /* Map the fixture and find its segments and globals.  */
-static void open_fixture(const char *path, uint64_t *bias)
+static void open_fixture(struct fixture *fx, const char *path, uint64_t *bias)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -114,35 +118,35 @@ static void open_fixture(const char *path, uint64_t *bias)
 		fprintf(stderr, "fuzz harness: cannot open %s (run make check first)\n", path);
 		abort();
 	}
-	fz.file_size = st.st_size;
-	fz.file = mmap(NULL, fz.file_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	fx->file_size = st.st_size;
+	fx->file = mmap(NULL, fx->file_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	elf_version(EV_CURRENT);
-	Elf *elf = fz.file == MAP_FAILED ? NULL : elf_memory((char *)fz.file, fz.file_size);
+	Elf *elf = fx->file == MAP_FAILED ? NULL : elf_memory((char *)fx->file, fx->file_size);
 	GElf_Ehdr eh;
 	size_t nph;
 	if (!elf || !gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) != 0)
 		die(path, NULL);
 	*bias = eh.e_type == ET_DYN ? LOAD_BIAS : 0;
-	fz.nsegs = 0;
-	fz.data_start = 0;
+	fx->nsegs = 0;
+	fx->data_start = 0;
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
 		uint64_t start = ph.p_vaddr + *bias;
 		if (ph.p_flags & PF_W) {
-			if (!fz.data_start)
-				fz.data_start = start;
+			if (!fx->data_start)
+				fx->data_start = start;
 			continue;
 		}
 		if (ph.p_flags & PF_X) {
-			fz.text_start = start;
-			fz.text_end = start + ph.p_filesz;
+			fx->text_start = start;
+			fx->text_end = start + ph.p_filesz;
 		}
-		if (fz.nsegs < SG_ARRAY_SIZE(fz.segs) && ph.p_offset + ph.p_filesz <= fz.file_size)
-			fz.segs[fz.nsegs++] = (struct segment){ start, start + ph.p_filesz,
-								fz.file + ph.p_offset };
+		if (fx->nsegs < SG_ARRAY_SIZE(fx->segs) && ph.p_offset + ph.p_filesz <= fx->file_size)
+			fx->segs[fx->nsegs++] = (struct segment){ start, start + ph.p_filesz,
+								fx->file + ph.p_offset };
 	}
 	size_t n = 0;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
@@ -156,66 +160,66 @@ static void open_fixture(const char *path, uint64_t *bias)
 			if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
 			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || strncmp(name, "g_", 2))
 				continue;
-			fz.globals = realloc(fz.globals, (n + 2) * sizeof(*fz.globals));
-			fz.globals[n++] = strdup(name);
+			fx->globals = realloc(fx->globals, (n + 2) * sizeof(*fx->globals));
+			fx->globals[n++] = strdup(name);
 		}
 	}
-	if (!fz.globals)
-		fz.globals = calloc(1, sizeof(*fz.globals));
-	fz.globals[n] = NULL;
+	if (!fx->globals)
+		fx->globals = calloc(1, sizeof(*fx->globals));
+	fx->globals[n] = NULL;
 	/* The strings are copies; the file's mapping stays for the segments.  */
 	elf_end(elf);
 }
 
-static void close_fixture(void)
-{
-	for (size_t i = 0; fz.globals && fz.globals[i]; i++)
-		free((char *)fz.globals[i]);
-	free(fz.globals);
-	fz.globals = NULL;
-	if (fz.file && fz.file != MAP_FAILED)
-		munmap(fz.file, fz.file_size);
-	fz.file = NULL;
-	free(fz.name);
-	fz.name = NULL;
-}
-
-void fz_target(struct shell *sh, const char *name, const uint8_t *mem, size_t len,
-	       const struct sg_regs *regs)
+struct shell *fz_target(const char *name, const uint8_t *mem, size_t len,
+			const struct sg_regs *regs)
 {
 	fz.mem = mem;
 	fz.len = len;
-	struct sg_target *t = sg_session_target(sh->session);
-	if (!t || !fz.name || strcmp(fz.name, name)) {
-		sg_session_set_target(sh->session, NULL);
-		close_fixture();
+	struct fixture *fx = NULL;
+	for (size_t i = 0; i < fz.nfixtures && !fx; i++)
+		if (!strcmp(fz.fixtures[i].name, name))
+			fx = &fz.fixtures[i];
+	if (!fx) {
+		if (fz.nfixtures == SG_ARRAY_SIZE(fz.fixtures))
+			die("too many fixtures", NULL);
+		fx = &fz.fixtures[fz.nfixtures++];
+		fz.cur = fx;
+		fx->name = strdup(name);
+		new_shell(&fx->sh);
 		char *path;
 		if (asprintf(&path, "%s/%s", FUZZ_FIXTURES, name) < 0)
 			abort();
 		uint64_t bias;
-		open_fixture(path, &bias);
+		open_fixture(fx, path, &bias);
 		struct sg_memory_module mod = { path, bias };
+		struct sg_target *t;
 		struct sg_error *err = sg_memory_target_create(&mod, 1, fz_read, NULL, regs, &t);
 		if (err)
 			die(path, err);
 		free(path);
-		fz.name = strdup(name);
-		sg_session_set_target(sh->session, t);
+		sg_session_set_target(fx->sh.session, t);
 	} else {
-		sg_session_memory_changed(sh->session);
+		fz.cur = fx;
+		sg_session_memory_changed(fx->sh.session);
+		struct sg_target *t = sg_session_target(fx->sh.session);
+		/* "detach" may have dropped it.  */
+		if (!t)
+			die("the target is gone", NULL);
 		struct sg_regs none = { 0 };
 		t->threads[0].regs = regs ? *regs : none;
 	}
-	sh->quit = false;
-	sh->source_depth = 0;
+	fx->sh.quit = false;
+	fx->sh.source_depth = 0;
+	return &fx->sh;
 }
 
-uint64_t fz_data_start(void) { return fz.data_start; }
+uint64_t fz_data_start(void) { return fz.cur->data_start; }
 
 void fz_text_range(uint64_t *start, uint64_t *end)
 {
-	*start = fz.text_start;
-	*end = fz.text_end;
+	*start = fz.cur->text_start;
+	*end = fz.cur->text_end;
 }
 
-const char *const *fz_globals(void) { return fz.globals; }
+const char *const *fz_globals(void) { return fz.cur->globals; }

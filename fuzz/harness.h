@@ -9,21 +9,19 @@
 
 #include "shell.h"
 
-/* The shell, created on first use.  Its output goes to /dev/null.  Commands
-   that reach outside the process (shell, source, plugin load, attach) are
-   taken away.  */
-struct shell *fz_shell(void);
+/* The shell whose target is the fixture called NAME (a file in the build
+   tree's tests/fixtures), with MEM[0..LEN) as its memory: read cyclically
+   from the start of its first writable segment for 16 MiB.  Its code and
+   read-only data come from the file; other addresses cannot be read.
+   REGS (may be NULL) are its one thread's.  Each fixture keeps its shell
+   and target from input to input; its output goes to /dev/null, and the
+   commands that reach outside the process (shell, source, plugin load,
+   attach) and detach are taken away.  */
+struct shell *fz_target(const char *name, const uint8_t *mem, size_t len,
+			const struct sg_regs *regs);
 
-/* Make the fixture called NAME (a file in the build tree's
-   tests/fixtures) the shell's target, with MEM[0..LEN) as its memory: read
-   cyclically from the start of its first writable segment for 16 MiB.
-   Its code and read-only data come from the file; other addresses cannot
-   be read.  REGS may be NULL.  */
-void fz_target(struct shell *sh, const char *name, const uint8_t *mem, size_t len,
-	       const struct sg_regs *regs);
-
-/* Where the fixture's writable memory starts and its code lies, once
-   fz_target has loaded it.  */
+/* Where the fixture's writable memory starts and its code lies, for the fixture of the last
+   fz_target.  */
 uint64_t fz_data_start(void);
 void fz_text_range(uint64_t *start, uint64_t *end);
 
