@@ -39,7 +39,9 @@ static void usage(FILE *f)
 "  spyglass -p PID -- CMD ARGS...   runs one command in batch mode.\n"
 "\n"
 "Plugins load from %s, then from the folders in\n"
-"SPYGLASS_PLUGIN_PATH (colon separated).\n"
+"SPYGLASS_PLUGIN_PATH (colon separated).  A plugin or ~/.spyglassrc that\n"
+"others could have written is not loaded, unless it is under a folder of\n"
+"SPYGLASS_SAFE_PATH (colon separated).\n"
 "\n"
 "Exit status: 0 success; 1 the last command or -x file failed;\n"
 "2 fatal (could not attach); 64 usage error.\n",

@@ -92,4 +92,8 @@ is "$OUT" "warning: running $bad/cmds, as asked, although others could have writ
 rc ran" "-x of an untrusted file warns and runs"
 
 chmod 755 "$bad" "$sticky"
+
+# --help names the variable that trusts a folder.
+"$SG_BIN" --help | tr '\n' ' ' | grep -q "unless it is under a folder of SPYGLASS_SAFE_PATH"
+ok $? "--help says how to trust a folder (SPYGLASS_SAFE_PATH)"
 done_testing
