@@ -15,7 +15,11 @@
 
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_VALUE_DEPTH 16
-#define MAX_VALUES (UINT64_C(1) << 24)	/* per print: 16M scalars and more */
+/* Per print: 16M scalars and more.  Also the cap of "print elements
+   unlimited" (elements of one array or container, characters of one
+   string), so that hostile counts end in "..." instead of exhausting
+   memory; doc/commands.md says so.  */
+#define MAX_VALUES (UINT64_C(1) << 24)
 
 struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size)
 {
@@ -814,7 +818,7 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 	nest_open(p, &nest, NEST_ARRAY, b);
 	size_t shown = 0;
 	for (uint64_t i = 0; i < n;) {
-		if (shown >= p->limit) {
+		if (shown >= p->limit || p->values >= MAX_VALUES) {
 			put_note(p, "...", b);
 			break;
 		}
@@ -881,9 +885,9 @@ static void put_more(struct printer *p, struct sg_buf_lite *b)
 static int print_child(const char *name, struct sg_value *child, void *arg)
 {
 	struct child_print *c = arg;
-	if (c->n == c->p->limit) {
-		/* One past the limit: there is more.  gdb counts a map's keys
-		   and values each.  */
+	if (c->n == c->p->limit || c->p->values >= MAX_VALUES) {
+		/* One past the limit, or the print's values spent: there is
+		   more.  gdb counts a map's keys and values each.  */
 		put_more(c->p, c->b);
 		return SG_CB_ABORT;
 	}
@@ -1478,9 +1482,8 @@ static void printer_init(struct printer *p, struct shell *sh, struct sg_target *
 			 bool cplus)
 {
 	*p = (struct printer){ .sh = sh, .t = t, .fmt = fmt, .raw = raw };
-	p->limit = sg_setting_uint(sh->session, "print elements", 200);
-	if (p->limit == 0 || p->limit > 1000000)
-		p->limit = 1000000;
+	uint64_t limit = sg_setting_uint(sh->session, "print elements", 200);
+	p->limit = limit == 0 || limit > MAX_VALUES ? MAX_VALUES : limit;
 	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
 	p->cplus = cplus;
 }

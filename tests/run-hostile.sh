@@ -43,6 +43,58 @@ like "$OUT" '^\$1 = \{42, .*, <error: Cannot access memory at address 0x[0-9a-f]
 	"  at the first unreadable page"
 stop_fixture "$FIXTURE_PID"
 
+# print elements unlimited prints every element: it stopped at a million
+# (a std::string at 2^20 characters).  Its safety cap, 2^24 elements or
+# characters in one value, ends in "..." as a set limit does.  The text is
+# gdb's (with max-value-size unlimited); gdb checks it on the std::string
+# only, as it takes 9 s for that and 45 s for the array.
+letters() { yes abcdefghijklmnopqrstuvwxyz | tr -d '\n' | head -c "$1"; }
+ints() { seq -s ', ' 0 $(($1 - 1)) | tr -d '\n'; }
+{ printf '{'; ints 1200000; printf '}\n'; } >"$testdir/ints"
+{ printf '{'; ints 1100000; printf '...}\n'; } >"$testdir/ints-limit"
+{ printf '"'; letters 1200000; printf '"\n'; } >"$testdir/letters"
+{ printf '"'; letters $((1 << 24)); printf '"...\n'; } >"$testdir/letters-cap"
+# same_line FILE N WANT DESCRIPTION: line N of FILE, without its "$N = "
+# and PREFIX, is the file WANT; else how long it is and how it ends.
+same_line() {
+	sed -n "$2{s/^\\\$$2 = //;s/^$3//;p}" "$1" >"$1.$2"
+	if cmp -s "$1.$2" "$4"; then
+		ok 0 "$5"
+	else
+		ok 1 "$5"
+		echo "#   got $(wc -c <"$1.$2") bytes ending in: $(tail -c 40 "$1.$2")"
+		echo "#   want $(wc -c <"$4") bytes ending in: $(tail -c 40 "$4")"
+	fi
+}
+vec='std::vector of length 1200000, capacity 1200000 = '
+for big in sg-big sg-big-libcxx; do
+	if [ "$(head -c 2 "$FIXTURES/$big")" = '#!' ]; then
+		skip "$big: clang++ with libc++ is not installed (the fixture is a stub)"
+		continue
+	fi
+	start_fixture "$FIXTURES/$big" || exit 1
+	"$SG_BIN" -nx -batch -p "$FIXTURE_PID" -ex 'set print elements unlimited' \
+		-ex 'print g_big' -ex 'print g_vec' -ex 'print g_chars' -ex 'print g_str' \
+		-ex 'print g_huge' -ex 'set print elements 1100000' -ex 'print g_vec' \
+		>"$testdir/$big.out" 2>&1
+	is "$?" 0 "$big: print elements unlimited on 1.2M elements succeeds"
+	same_line "$testdir/$big.out" 1 '' "$testdir/ints" "  int[1200000]: every element, no ..."
+	same_line "$testdir/$big.out" 2 "$vec" "$testdir/ints" "  std::vector of 1.2M: every element"
+	same_line "$testdir/$big.out" 3 '' "$testdir/letters" "  char[1200001]: every character"
+	same_line "$testdir/$big.out" 4 '' "$testdir/letters" "  std::string of 1.2M: every character"
+	same_line "$testdir/$big.out" 5 '' "$testdir/letters-cap" \
+		"  char[2^24 + 1000]: 2^24 characters, then ..."
+	same_line "$testdir/$big.out" 6 "$vec" "$testdir/ints-limit" \
+		"  print elements 1100000: 1.1M elements, then ..."
+	if [ $big = sg-big ] && have_gdb; then
+		gdb_batch "$FIXTURE_PID" 'set print elements unlimited' 'print g_str'
+		printf '%s\n' "$GDB_OUT" | cmp -s - <(sed -n '4s/^\$4/$1/p' "$testdir/$big.out")
+		ok $? "  gdb prints the std::string of 1.2M the same"
+	fi
+	check_running "$FIXTURE_PID" "$big is left running"
+	stop_fixture "$FIXTURE_PID"
+done
+
 # A 32-bit program is refused before it is touched, not read with the
 # x86-64 register layout.  A static i386 program needs only binutils.
 printf '.globl _start\n_start:\n\tmovl $29, %%eax\n\tint $0x80\n\tjmp _start\n' >"$testdir/p32.s"

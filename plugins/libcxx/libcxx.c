@@ -23,10 +23,12 @@
 
 typedef int child_fn(const char *name, struct sg_value *child, void *fn_arg);
 
+/* "print elements" for strings, which are read whole: "unlimited" stops
+   at 16M characters, as the value printer's arrays do (then "...").  */
 static size_t print_limit(struct sg_session *session)
 {
 	uint64_t n = sg_setting_uint(session, "print elements", 200);
-	return n > (1u << 20) ? (1u << 20) : n;
+	return n > (1u << 24) ? (1u << 24) : n;
 }
 
 /* ---- DWARF: fields, constants, template arguments ---- */

@@ -13,10 +13,12 @@
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_BASES 64
 
+/* "print elements" for strings, which are read whole: "unlimited" stops
+   at 16M characters, as the value printer's arrays do (then "...").  */
 size_t lsx_print_limit(struct sg_session *session)
 {
 	uint64_t n = sg_setting_uint(session, "print elements", 200);
-	return n > (1u << 20) ? (1u << 20) : n;
+	return n > (1u << 24) ? (1u << 24) : n;
 }
 
 struct sg_error *lsx_member_path(const struct sg_value *v, const char *const *path,
