@@ -100,7 +100,10 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 	} else if (use == 0) {
 		r = asprintf(ret, "%s (expired, weak count %d)", name, weak);
 	} else {
-		r = asprintf(ret, "%s (use count %d, weak count %d)", name, use, weak - 1);
+		/* Corrupt counts are printed as read: gdb's Python has no
+		   overflow either.  */
+		r = asprintf(ret, "%s (use count %d, weak count %lld)", name, use,
+			     (long long)weak - 1);
 	}
 	free(name);
 	return r < 0 ? &sg_enomem : NULL;
