@@ -6,7 +6,13 @@
    SIGSTOP, so if spyglass dies the kernel's implicit detach lets the target
    run on instead of leaving it stopped.  PTRACE_O_TRACECLONE makes threads
    created during the attach traced as well; the task list is re-read until
-   it stops growing.  */
+   it stops growing.
+
+   A leader that called pthread_exit() while other threads run on is a
+   zombie: it cannot be traced, and its /proc/PID/mem, maps and exe are
+   empty.  It is left out, and the first live thread takes its place in
+   front of the thread list; the process is read through that thread's
+   /proc entry and tid (see via_tid, and proc_pid in target.c).  */
 #include <config.h>
 #include "internal.h"
 
@@ -74,6 +80,44 @@ static void read_task_stat(pid_t pid, struct sg_thread *thread)
 	thread->name[len] = '\0';
 	if (close[1] == ' ' && close[2])
 		thread->state = close[2];
+}
+
+/* A thread of PID other than the leader that has not exited, or 0.  */
+static pid_t live_task(pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return 0;
+	pid_t found = 0;
+	struct dirent *de;
+	while (!found && (de = readdir(dir))) {
+		struct sg_thread probe = { .tid = strtol(de->d_name, NULL, 10) };
+		if (probe.tid <= 0 || probe.tid == pid)
+			continue;
+		read_task_stat(pid, &probe);
+		if (probe.state != 'Z' && probe.state != 'X' && probe.state != '?')
+			found = probe.tid;
+	}
+	closedir(dir);
+	return found;
+}
+
+/* Whether PID's leader has exited by itself (pthread_exit) while other
+   threads live on.  */
+static bool leader_exited_alone(pid_t pid)
+{
+	struct sg_thread probe = { .tid = pid };
+	read_task_stat(pid, &probe);
+	return probe.state == 'Z' && live_task(pid);
+}
+
+/* The thread that stands for the process in /proc and in memory reads:
+   the first listed, which is the leader unless it exited alone.  */
+static pid_t via_tid(const struct sg_target *t)
+{
+	return t->nthreads ? t->threads[0].tid : t->pid;
 }
 
 static struct sg_error *attach_error(pid_t pid, int errnum)
@@ -165,8 +209,8 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 	struct dirent *de;
 	while ((de = readdir(dir))) {
 		pid_t tid = strtol(de->d_name, NULL, 10);
-		if (tid <= 0 || find_thread(t, tid))
-			continue;
+		if (tid <= 0 || find_thread(t, tid) || (tid == t->pid && via_tid(t) != tid))
+			continue;	/* known, or the leader that exited alone */
 		struct sg_thread *th = add_thread(t, tid);
 		if (!th) {
 			closedir(dir);
@@ -216,7 +260,9 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 
 /* The leader's exit is reported only once every other traced thread has
    been reaped, including threads that died before we knew them.  While
-   waiting for it, reap what exited, and give up after 10 s.  */
+   waiting for it, reap what exited, and give up after 10 s.  A leader
+   that exited alone (pthread_exit) during the attach is not reported
+   while the others live: after 100 ms of that, fail with ECHILD.  */
 static pid_t wait_leader(struct sg_target *t, int *status)
 {
 	for (int i = 0; i < 11000; i++) {
@@ -229,6 +275,10 @@ static pid_t wait_leader(struct sg_target *t, int *status)
 			int st;
 			while (waitpid(-1, &st, __WALL | WNOHANG) > 0)
 				;
+			if (i >= 1100 && leader_exited_alone(t->pid)) {
+				errno = ECHILD;
+				return -1;
+			}
 		}
 		/* The stop is usually a few microseconds away: yield
 		   first, sleep only once it is late.  */
@@ -358,7 +408,7 @@ static struct sg_error *ptrace_read(struct sg_target *t, uint64_t address, void 
 		if (!t->no_vm_readv) {
 			struct iovec local = { (char *)buf + done, size - done };
 			struct iovec remote = { (void *)(uintptr_t)(address + done), size - done };
-			n = process_vm_readv(t->pid, &local, 1, &remote, 1, 0);
+			n = process_vm_readv(via_tid(t), &local, 1, &remote, 1, 0);
 			e = errno;
 			if (n < 0 && (e == ENOSYS || e == EPERM)) {
 				t->no_vm_readv = true;	/* e.g. seccomp: use /proc/PID/mem */
@@ -367,7 +417,7 @@ static struct sg_error *ptrace_read(struct sg_target *t, uint64_t address, void 
 		} else {
 			if (t->mem_fd < 0) {
 				char path[64];
-				snprintf(path, sizeof(path), "/proc/%d/mem", t->pid);
+				snprintf(path, sizeof(path), "/proc/%d/mem", via_tid(t));
 				t->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
 				if (t->mem_fd < 0)
 					return sg_error_os(errno, "cannot open %s", path);
@@ -492,7 +542,12 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	if (tgid > 0 && tgid != pid)
 		pid = tgid;	/* a thread ID: take its whole process, as gdb does */
 
-	struct sg_error *err = check_machine(pid);
+	/* A leader that exited alone is left out: a live thread stands for
+	   the process from the start.  */
+	pid_t via = pid;
+	if (leader_exited_alone(pid))
+		via = live_task(pid) ?: pid;
+	struct sg_error *err = check_machine(via);
 	if (err)
 		return err;
 
@@ -509,11 +564,18 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	t->no_vm_readv = reader && !strcmp(reader, "procfs");
 
 	char path[64], exe[4096];
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	snprintf(path, sizeof(path), "/proc/%d/exe", via);
 	ssize_t len = readlink(path, exe, sizeof(exe) - 1);
 	if (len > 0) {
 		exe[len] = '\0';
 		t->exe = strdup(exe);
+	}
+
+	/* The leader first, so that it is thread 1 as in gdb.  */
+	struct sg_thread *leader = add_thread(t, via);
+	if (!leader) {
+		err = &sg_enomem;
+		goto fail;
 	}
 
 	/* Report the modules before anything is stopped: opening ELF files
@@ -531,14 +593,17 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 		t->pages = NULL;
 	}
 
-	/* The leader first, so that it is thread 1 as in gdb.  */
-	struct sg_thread *leader = add_thread(t, pid);
-	if (!leader) {
-		err = &sg_enomem;
-		goto fail;
-	}
 	read_task_stat(pid, leader);
 	int e = seize_one(t, leader);
+	/* The thread standing for a leader that exited alone may exit in
+	   turn: another takes its place.  */
+	for (int i = 0; e == ESRCH && via != pid && i < MAX_ATTACH_ROUNDS; i++) {
+		if (!(via = live_task(pid)))
+			break;
+		*leader = (struct sg_thread){ .tid = via };
+		read_task_stat(pid, leader);
+		e = seize_one(t, leader);
+	}
 	if (e) {
 		if (!leader->seized)
 			t->nthreads = 0;
@@ -566,7 +631,10 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 		struct sg_thread *th = &t->threads[i];
 		if (!wait_stop(t, th, th->auto_attached)) {
 			th->seized = false;
-			if (th->tid == pid) {
+			/* The leader may exit alone during the attach: it is
+			   left out then, still traced (it cannot be detached)
+			   until spyglass exits.  */
+			if (th->tid == pid && !leader_exited_alone(pid)) {
 				err = sg_error_format(SG_ERROR_TARGET,
 						      "process %d exited while being attached", pid);
 				goto fail;

@@ -331,6 +331,14 @@ static int count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, v
 	return DWARF_CB_OK;
 }
 
+/* The /proc entry to read a live process's maps through: its first
+   thread's, which is the leader unless the leader exited alone
+   (pthread_exit), whose maps are empty (see target-ptrace.c).  */
+static pid_t proc_pid(const struct sg_target *t)
+{
+	return t->kind == SG_TARGET_LIVE && t->nthreads ? t->threads[0].tid : t->pid;
+}
+
 /* /proc/PID/maps as text, in a new buffer, or NULL.  */
 static char *read_maps(pid_t pid)
 {
@@ -383,7 +391,7 @@ struct sg_error *sg_target_refresh_modules(struct sg_target *t)
 {
 	if (!t->dwfl)
 		return NULL;
-	char *now = read_maps(t->pid);
+	char *now = read_maps(proc_pid(t));
 	bool same = now && t->maps && !strcmp(now, t->maps);
 	free(now);
 	if (same)
@@ -398,7 +406,7 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 		return NULL;
 	if (t->kind == SG_TARGET_LIVE) {
 		free(t->maps);
-		t->maps = read_maps(t->pid);
+		t->maps = read_maps(proc_pid(t));
 		free(t->mappings);
 		free(t->maps_lines);
 		t->mappings = NULL;
@@ -410,7 +418,7 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	if (!dwfl)
 		return sg_error_dwfl("dwfl_begin");
 	dwfl_report_begin(dwfl);
-	int r = dwfl_linux_proc_report(dwfl, t->pid);
+	int r = dwfl_linux_proc_report(dwfl, proc_pid(t));
 	if (dwfl_report_end(dwfl, NULL, NULL) != 0 || r != 0) {
 		struct sg_error *err = !sg_target_alive(t) ? sg_target_gone_error(t)
 			: r > 0

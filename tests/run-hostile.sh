@@ -135,6 +135,37 @@ for mode in threads exec fork; do
 	stop_fixture "$FIXTURE_PID"
 done
 
+# A process whose main thread called pthread_exit() while 20 others run:
+# its leader is a zombie, which cannot be traced and whose /proc/PID/mem
+# and maps are empty (the attach was refused as "a zombie").  spyglass
+# takes the live threads, reads through one of them, and leaves the
+# leader out of the thread list.  gdb -p PID refuses such a process
+# ("process PID is a zombie"); gdb -p TID traces that one thread, and
+# its backtrace is the oracle.
+start_fixture "$FIXTURES/sg-leaderexit" 20 || exit 1
+lpid=$FIXTURE_PID
+wait_for 5 test "$(proc_state "$lpid")" = Z
+sg_cmds "$lpid" 'info threads' 'thread apply all bt'
+is "$STATUS:$ERR" "0:" "attach to a process whose leader exited alone: no error"
+is "$(grep -cE '^[* ] +[0-9]+ +LWP [0-9]+ ' <<<"$OUT")" 20 "  info threads lists the 20 live threads"
+ok "$(grep -cE "LWP $lpid[ )]" <<<"$OUT")" "  and not the zombie leader"
+is "$(grep -cE '^#[0-9]+ +0x[0-9a-f]+ in worker \(.*\) at .*/sg-leaderexit\.c:[0-9]+$' <<<"$OUT")" 20 \
+	"  thread apply all bt: each thread is in worker () at sg-leaderexit.c:LINE"
+if have_gdb; then
+	tid=$(sed -n 's/^Thread [0-9]* (LWP \([0-9]*\) .*/\1/p' <<<"$OUT" | head -1)
+	gdb_batch "$tid" bt
+	is "$(awk -v lwp="(LWP $tid " '/^Thread / { p = index($0, lwp) > 0; next } p && /^#/' <<<"$OUT")" \
+		"$GDB_OUT" "  the backtrace of LWP $tid is gdb's (gdb -p $tid)"
+fi
+SPYGLASS_MEMORY_READER=procfs sg_cmds "$lpid" bt
+is "$STATUS:$(grep -cE ' in worker \(.*\) at .*/sg-leaderexit\.c:[0-9]+$' <<<"$OUT")" 0:1 \
+	"  bt reading through /proc/TID/mem"
+is "$(cat /proc/"$lpid"/task/*/status | awk '/^State:/ { s = $2 }
+	/^TracerPid:/ && (s == "t" || s == "T" || $2 != 0) { n++ } END { print n + 0 }')" 0 \
+	"  after the detach no thread is stopped or traced"
+is "$(ls /proc/"$lpid"/task | wc -l):$(proc_state "$lpid")" 21:Z "  and all 20 threads run on"
+stop_fixture "$lpid"
+
 # The target dies during thread apply all bt full of 100,000 frames: one
 # line says so, then the command stops (93,000 error lines before).
 start_fixture "$FIXTURES/sg-deep" 100000 || exit 1
