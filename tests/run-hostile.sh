@@ -172,6 +172,9 @@ start_fixture "$FIXTURES/sg-deep" 100000 || exit 1
 dpid=$FIXTURE_PID
 "$SG_BIN" -nx -batch -p "$dpid" -ex 'thread apply all bt full' >"$testdir/deep.out" 2>"$testdir/deep.err" &
 spid=$!
+# Killed once traced, not before spyglass has started (a sanitizer build
+# on a loaded machine takes longer than the 0.1 s).
+wait_for 10 test "$(tracer_of "$dpid")" = "$spid"
 sleep 0.1
 kill -9 "$dpid"
 wait "$spid"
