@@ -137,7 +137,7 @@ start_spyglass() {
 	check $? "$1" "$1: spyglass shows its prompt"
 	SG_PID=$(tracer_of "$pid")
 	parent=$(awk '/^PPid:/ { print $2 }' "/proc/$SG_PID/status" 2>/dev/null)
-	if [ "$(cat "/proc/$SG_PID/comm" 2>/dev/null)" = spyglass ] &&
+	if [[ $(cat "/proc/$SG_PID/comm" 2>/dev/null) =~ ^$SG_COMM_RE$ ]] &&
 	   [ "$parent" = "$(tm display -p -t "$1" '#{pane_pid}')" ]; then
 		ok 0 "$1: spyglass (pid $SG_PID) is attached to the target"
 	else

@@ -5,74 +5,6 @@
 # SIGQUIT dumps core: keep core files out of the build tree.
 ulimit -c 0 2>/dev/null
 
-sg_pids=()
-signals_cleanup() {
-	local p
-	for p in "${sg_pids[@]}"; do
-		kill -9 "$p" 2>/dev/null
-	done
-	cleanup
-}
-trap signals_cleanup EXIT
-
-traced_by() {	# traced_by PID TRACER
-	[ "$(tracer_of "$1")" = "$2" ]
-}
-
-gone_or_zombie() {
-	local st
-	st=$(proc_state "$1")
-	[ -z "$st" ] || [ "$st" = Z ]
-}
-
-# ok if no thread of PID is stopped or traced (check_running only looks at
-# the leader; a thread left in a ptrace stop would hang the process too).
-check_threads() {
-	local pid=$1 task st tr bad=
-	for task in /proc/"$pid"/task/*; do
-		st=$(awk '/^State:/ { print $2 }' "$task/status" 2>/dev/null)
-		tr=$(awk '/^TracerPid:/ { print $2 }' "$task/status" 2>/dev/null)
-		[ -n "$st" ] || continue	# the thread went away meanwhile
-		if [ "$st" = T ] || [ "$st" = t ] || [ "$tr" != 0 ]; then
-			bad="$bad ${task##*/}:$st:tracer=$tr"
-		fi
-	done
-	if [ -z "$bad" ]; then
-		ok 0 "$2"
-	else
-		ok 1 "$2"
-		echo "#   stopped or traced threads:$bad"
-	fi
-}
-
-# Start spyglass attached to $pid, reading commands from a FIFO: it blocks
-# in its read of stdin, attached.  Opening the FIFO read-write never blocks
-# and spyglass never sees EOF, and no helper process (like the "sleep" of a
-# pipeline) is left behind.  Its first command touches a file: once that
-# exists, the attach is complete (every thread stopped) and spyglass waits
-# for more.  Usage: start_blocked_spyglass TAG [PID]; PID defaults to $pid.
-# Sets SG_PID, SG_ERRF and SG_READY.
-start_blocked_spyglass() {
-	local fifo=$testdir/stdin.$1 target=${2:-$pid}
-	SG_ERRF=$testdir/stderr.$1
-	SG_READY=$testdir/ready.$1
-	mkfifo "$fifo" || return 1
-	"$SG_BIN" -nx -p "$target" <>"$fifo" >"$testdir/stdout.$1" 2>"$SG_ERRF" &
-	SG_PID=$!
-	sg_pids+=("$SG_PID")
-	printf 'shell touch %s\n' "$SG_READY" >"$fifo"
-}
-
-# attached PID: spyglass $SG_PID traces PID and has run its first command.
-attached() {
-	[ -e "$SG_READY" ] && traced_by "$1" "$SG_PID"
-}
-
-show_stderr() {
-	[ -s "$1" ] && sed 's/^/#   stderr: /' "$1"
-	return 0
-}
-
 start_fixture "$FIXTURES/sg-threads" 3 || exit 1
 pid=$FIXTURE_PID
 nthreads=$(ls /proc/"$pid"/task | wc -l)
@@ -172,7 +104,7 @@ wait_for 5 attached "$zpid"
 ok $? "spyglass $SG_PID attached to a 21-thread target"
 kill -TERM "$zpid"
 sleep 0.2
-printf 'detach\nshell touch %s\n' "$testdir/detached" >"$testdir/stdin.zombies"
+printf 'detach\nshell touch %s\n' "$testdir/detached" >"$SG_FIFO"
 wait_for 5 test -e "$testdir/detached"
 held() {	# tasks of $zpid still traced by spyglass
 	grep -l "^TracerPid:[[:space:]]*$SG_PID\$" /proc/"$zpid"/task/*/status 2>/dev/null | wc -l

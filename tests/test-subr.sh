@@ -2,7 +2,8 @@
 # prints TAP: "ok N - ..." / "not ok N - ...", then "1..N".
 #
 # Environment (set by make check, see tests/Makefile.inc): SPYGLASS,
-# FIXTURES, top_builddir, top_srcdir, GDB.
+# FIXTURES, top_builddir, top_srcdir, GDB; SPYGLASS_WRAPPER (optional, see
+# below and bench/valgrind.sh).
 
 set -u
 
@@ -22,9 +23,34 @@ export LD_LIBRARY_PATH=$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PA
 testdir=$top_builddir/tests/tmp/$(basename "$0" .sh).$$
 mkdir -p "$testdir"
 
+# SPYGLASS_WRAPPER runs every spyglass of the tests under another program
+# ("valgrind -q ..."): SG_BIN becomes a script that execs it, so that $!
+# is still the tracer.  SPYGLASS_TEST names the script, for the wrapper's
+# log files (valgrind's --log-file=...%q{SPYGLASS_TEST}...).
+export SPYGLASS_TEST=$(basename "$0" .sh)
+if [ -n "${SPYGLASS_WRAPPER:-}" ]; then
+	printf '#!/bin/sh\nexec %s %q "$@"\n' "$SPYGLASS_WRAPPER" "$SG_BIN" >"$testdir/spyglass"
+	chmod +x "$testdir/spyglass"
+	SG_BIN=$testdir/spyglass
+fi
+
+# wrapped: spyglass runs under SPYGLASS_WRAPPER, many times slower; tests
+# of time budgets skip then, with skip_wrapped WHAT.
+wrapped() {
+	[ -n "${SPYGLASS_WRAPPER:-}" ]
+}
+skip_wrapped() {
+	skip "under SPYGLASS_WRAPPER: $*"
+}
+# The command name (/proc/PID/comm) of a tracer that is spyglass, as a
+# regular expression: the wrapper's own under a wrapper.
+SG_COMM_RE='(lt-)?spyglass'
+wrapped && SG_COMM_RE='[^()]+'
+
+sg_pids=()	# spyglass processes started in the background
 cleanup() {
 	local p
-	for p in "${fixture_pids[@]}"; do
+	for p in "${sg_pids[@]}" "${fixture_pids[@]}"; do
 		kill -9 "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
@@ -144,6 +170,67 @@ proc_state() {
 
 tracer_of() {
 	awk '/^TracerPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+traced_by() {	# traced_by PID TRACER
+	[ "$(tracer_of "$1")" = "$2" ]
+}
+
+gone_or_zombie() {
+	local st
+	st=$(proc_state "$1")
+	[ -z "$st" ] || [ "$st" = Z ]
+}
+
+# The threads of PID that are stopped or traced, as " TID:STATE:tracer=T"
+# each; one awk for them all, as a target may have a thousand.
+held_threads() {
+	cat /proc/"$1"/task/*/status 2>/dev/null |
+		awk '/^State:/ { s = $2 } /^Pid:/ { p = $2 }
+		     /^TracerPid:/ { if (s == "T" || s == "t" || $2 != 0) printf " %s:%s:tracer=%s", p, s, $2 }'
+}
+
+# ok if no thread of PID is stopped or traced (check_running only looks at
+# the leader; a thread left in a ptrace stop would hang the process too).
+check_threads() {
+	local bad
+	bad=$(held_threads "$1")
+	if [ -z "$bad" ]; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		echo "#   stopped or traced threads:$bad"
+	fi
+}
+
+show_stderr() {
+	[ -s "$1" ] && sed 's/^/#   stderr: /' "$1"
+	return 0
+}
+
+# Start spyglass reading commands from a FIFO, attached to PID unless it
+# is empty: it blocks in its read of stdin, attached.  Opening the FIFO
+# read-write never blocks and spyglass never sees EOF, and no helper
+# process (like the "sleep" of a pipeline) is left behind.  Its first
+# command touches a file: once that exists, the attach is complete (every
+# thread stopped) and spyglass waits for more.  Usage:
+# start_blocked_spyglass TAG [PID]; PID defaults to $pid.  Sets SG_PID,
+# SG_FIFO, SG_ERRF and SG_READY.
+start_blocked_spyglass() {
+	local target=${2-$pid}
+	SG_FIFO=$testdir/stdin.$1
+	SG_ERRF=$testdir/stderr.$1
+	SG_READY=$testdir/ready.$1
+	mkfifo "$SG_FIFO" || return 1
+	"$SG_BIN" -nx ${target:+-p "$target"} <>"$SG_FIFO" >"$testdir/stdout.$1" 2>"$SG_ERRF" &
+	SG_PID=$!
+	sg_pids+=("$SG_PID")
+	printf 'shell touch %s\n' "$SG_READY" >"$SG_FIFO"
+}
+
+# attached PID: spyglass $SG_PID traces PID and has run its first command.
+attached() {
+	[ -e "$SG_READY" ] && traced_by "$1" "$SG_PID"
 }
 
 # ok if PID is alive, not stopped and not traced.
