@@ -323,6 +323,9 @@ struct sg_error *sg_command_execute(struct sg_session *s, const char *line, stru
 	if (!err)
 		err = e->cmd->handler(s, a, out, e->arg);
 	s->exec_depth--;
+	/* A read may have found the target dead.  */
+	if (!s->exec_depth)
+		sg_session_release_gone(s);
 	free(a);
 	return err;
 }

@@ -381,6 +381,9 @@ void sg_plugins_unload_all(struct sg_session *session);
 void sg_registry_prepare_target(struct sg_session *s, struct sg_target *target);
 void sg_registry_forget_target(struct sg_session *session, struct sg_target *target);
 void sg_session_forget_stack(struct sg_session *session);
+/* Lets go of the zombies of a target that died while attached, keeping
+   it for the error lines of the commands that follow.  */
+void sg_session_release_gone(struct sg_session *session);
 /* Warm the unwind caches of T before the stop (unwind.c); ARG is the
    session.  */
 void sg_session_prewarm(struct sg_target *t, void *arg);

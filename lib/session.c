@@ -136,10 +136,23 @@ struct sg_error *sg_session_need_target(struct sg_session *s, struct sg_target *
 	   command must fail every command with the same clear line.  Commands
 	   run by another command ("thread apply all bt") skip it: once per
 	   command line is enough, and reads still notice a death.  */
-	if (s->target->gone || (s->exec_depth <= 1 && !sg_target_alive(s->target)))
-		return sg_target_gone_error(s->target);
+	if (s->target->gone || (s->exec_depth <= 1 && !sg_target_alive(s->target))) {
+		struct sg_error *err = sg_target_gone_error(s->target);
+		sg_session_release_gone(s);
+		return err;
+	}
 	*ret = s->target;
 	return NULL;
+}
+
+/* The threads of a killed process die as zombies that only their tracer
+   may reap, the leader last: until then its parent cannot reap it, and
+   nothing reaps them while spyglass waits for the next command.  The
+   detach reaps them; it does nothing more the next time.  */
+void sg_session_release_gone(struct sg_session *s)
+{
+	if (s->target && s->target->gone && s->target->ops->detach)
+		s->target->ops->detach(s->target);
 }
 
 struct sg_thread *sg_session_thread(struct sg_session *s)
