@@ -241,6 +241,11 @@ struct sg_error *sg_plugin_read_note(Elf *elf, const char *path, uint32_t *major
 struct sg_error *sg_plugin_add_static(struct sg_session *session,
 				      const struct sg_plugin_info *info);
 
+/* target.c: a dwfl_getmodules callback adding each module to the
+   sg_target ARG (whose modules array has room), and their order.  */
+int sg_target_collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
+			     Dwarf_Addr start, void *arg);
+int sg_module_cmp(const void *a, const void *b);
 /* target-memory.c: a target made of ELF files at chosen addresses (the
    first is the executable) and READ for everything else; one thread with
    REGS (may be NULL).  */

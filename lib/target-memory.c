@@ -36,28 +36,6 @@ static const Dwfl_Callbacks memory_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static int collect(Dwfl_Module *dwmod, void **userdata, const char *name, Dwarf_Addr start,
-		   void *arg)
-{
-	struct sg_target *t = arg;
-	struct sg_module *mod = calloc(1, sizeof(*mod));
-	if (!mod)
-		return DWARF_CB_ABORT;
-	mod->dwmod = dwmod;
-	mod->name = name;
-	dwfl_module_info(dwmod, NULL, &mod->start, &mod->end, NULL, NULL, NULL, NULL);
-	t->modules[t->nmodules++] = mod;
-	*userdata = mod;
-	return DWARF_CB_OK;
-}
-
-static int by_start(const void *a, const void *b)
-{
-	const struct sg_module *x = *(struct sg_module *const *)a;
-	const struct sg_module *y = *(struct sg_module *const *)b;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 static struct sg_error *report(struct sg_target *t, const struct sg_memory_module *mods, size_t n)
 {
 	Dwfl *dwfl = dwfl_begin(&memory_callbacks);
@@ -77,9 +55,9 @@ static struct sg_error *report(struct sg_target *t, const struct sg_memory_modul
 		return sg_error_dwfl("cannot report modules");
 	if (!(t->modules = calloc(n ? n : 1, sizeof(*t->modules))))
 		return &sg_enomem;
-	if (dwfl_getmodules(dwfl, collect, t, 0) != 0)
+	if (dwfl_getmodules(dwfl, sg_target_collect_module, t, 0) != 0)
 		return &sg_enomem;
-	qsort(t->modules, t->nmodules, sizeof(*t->modules), by_start);
+	qsort(t->modules, t->nmodules, sizeof(*t->modules), sg_module_cmp);
 	if (t->nmodules)
 		t->exe = strdup(mods[0].path);
 	return NULL;

@@ -302,8 +302,8 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-static int collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
-			  Dwarf_Addr start, void *arg)
+int sg_target_collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
+			     Dwarf_Addr start, void *arg)
 {
 	struct sg_target *t = arg;
 	struct sg_module *mod = calloc(1, sizeof(*mod));
@@ -318,7 +318,7 @@ static int collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
 	return DWARF_CB_OK;
 }
 
-static int module_cmp(const void *a, const void *b)
+int sg_module_cmp(const void *a, const void *b)
 {
 	const struct sg_module *x = *(struct sg_module *const *)a;
 	const struct sg_module *y = *(struct sg_module *const *)b;
@@ -436,9 +436,9 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	}
 	t->dwfl = dwfl;
 	t->nmodules = 0;
-	if (dwfl_getmodules(dwfl, collect_module, t, 0) != 0)
+	if (dwfl_getmodules(dwfl, sg_target_collect_module, t, 0) != 0)
 		return &sg_enomem;
-	qsort(t->modules, t->nmodules, sizeof(*t->modules), module_cmp);
+	qsort(t->modules, t->nmodules, sizeof(*t->modules), sg_module_cmp);
 	if (t->kind == SG_TARGET_LIVE)
 		sg_target_link_map_names(t);
 	return NULL;
