@@ -329,9 +329,10 @@ static struct sg_error *parse_x_spec(struct shell *sh, const char **argsp, struc
 static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_t addr,
 				  const struct x_spec *x, struct sg_out *out)
 {
+	/* "unlimited" stops at print's own cap, 2^24, marked by "...".  */
 	uint64_t limit = sg_setting_uint(sh->session, "print elements", 200);
-	if (limit > 1 << 20)
-		limit = 1 << 20;
+	if (limit > 1 << 24)
+		limit = 1 << 24;
 	sg_out_array_begin(out, "values");
 	for (unsigned long i = 0; i < x->count; i++) {
 		char *s;
