@@ -13,40 +13,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-enum { EXIT_PARTIAL = 1, EXIT_FATAL = 2, EXIT_USAGE = 64 };
 
 /* The one session, for the signal handlers.  */
 static struct shell *the_shell;
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: spyglass [OPTION]... [-- COMMAND...]\n"
-"A debugger shell for Linux: inspect a live process without gdb.\n"
-"\n"
-"  -p, --pid PID          attach to process PID\n"
-"  -x, --command FILE     run the commands in FILE (stops at its first error)\n"
-"  -ex, --eval-command CMD  run CMD (repeatable; later ones run even if it fails)\n"
-"  -batch                 exit after the -x and -ex commands\n"
-"  -q, -quiet             do not print the banner\n"
-"  -nx                    do not read ~/.spyglassrc\n"
-"  --json                 print each command's result as one JSON object per line\n"
-"  --plugin PATH          load a plugin (repeatable)\n"
-"  --stats                print attach and pause times to stderr at exit\n"
-"  --version              print the version and exit\n"
-"  --help                 print this help and exit\n"
-"\n"
-"  spyglass -p PID -- CMD ARGS...   runs one command in batch mode.\n"
-"\n"
-"Plugins load from %s, then from the folders in\n"
-"SPYGLASS_PLUGIN_PATH (colon separated).  A plugin or ~/.spyglassrc that\n"
-"others could have written is not loaded, unless it is under a folder of\n"
-"SPYGLASS_SAFE_PATH (colon separated).\n"
-"\n"
-"Exit status: 0 success; 1 the last command or -x file failed;\n"
-"2 fatal (could not attach); 64 usage error.\n",
-		sg_plugin_dir());
-}
 
 static void on_fatal_signal(int sig)
 {
@@ -86,13 +55,6 @@ static void install_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 	}
 }
-
-enum action_kind { ACTION_COMMAND, ACTION_FILE };
-
-struct action {
-	enum action_kind kind;
-	const char *text;
-};
 
 /* The names the -ex commands will look up (print g_map, ptype struct X),
    given to the session so that the attach finds them in the DWARF before
@@ -196,137 +158,18 @@ static void report_plugin_error(const struct sg_error *err, void *arg)
 	fprintf(stderr, "warning: %s\n", sg_error_message(err));
 }
 
-static char *join_args(char **argv, int argc)
-{
-	size_t len = 1;
-	for (int i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = malloc(len);
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-static bool parse_pid(const char *s, pid_t *ret)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v <= 0 || v > INT32_MAX)
-		return false;
-	*ret = v;
-	return true;
-}
-
-/* Match "-name", "--name" and "--name=value".  */
-static bool opt(const char *arg, const char *name, const char **inline_value)
-{
-	if (arg[0] != '-')
-		return false;
-	arg += arg[1] == '-' ? 2 : 1;
-	size_t n = strlen(name);
-	if (strncmp(arg, name, n))
-		return false;
-	if (arg[n] == '\0') {
-		*inline_value = NULL;
-		return true;
-	}
-	if (arg[n] == '=') {
-		*inline_value = arg + n + 1;
-		return true;
-	}
-	return false;
-}
-
 int main(int argc, char **argv)
 {
 	struct shell sh = { .x_format = 'x', .x_size = 4 };
-	struct action *actions = calloc(argc + 1, sizeof(*actions));
-	size_t nactions = 0;
-	const char **plugins = calloc(argc + 1, sizeof(*plugins));
-	size_t nplugins = 0;
-	pid_t pid = 0;
-	bool quiet = false, nx = false, stats = false;
-	char *dashdash = NULL;
-	int status = 0;
+	struct options o;
+	int status = shell_parse_options(argc, argv, &o, stdout, stderr);
 	struct sg_error *err = NULL;
 	uint64_t t0 = 0, attach_ns = 0;
-	if (!actions || !plugins) {
-		fprintf(stderr, "spyglass: out of memory\n");
-		status = EXIT_FATAL;
+	if (status >= 0)
 		goto out;
-	}
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-#define VALUE()								\
-	({								\
-		const char *val_ = v;					\
-		if (!val_) {						\
-			if (i + 1 >= argc) {				\
-				fprintf(stderr, "spyglass: option %s needs a value\n", a); \
-				status = EXIT_USAGE;			\
-				goto out;				\
-			}						\
-			val_ = argv[++i];				\
-		}							\
-		val_;							\
-	})
-		if (!strcmp(a, "--")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "spyglass: \"--\" must be followed by a command\n");
-				status = EXIT_USAGE;
-				goto out;
-			}
-			dashdash = join_args(argv + i + 1, argc - i - 1);
-			break;
-		} else if (opt(a, "p", &v) || opt(a, "pid", &v)) {
-			const char *s = VALUE();
-			if (!parse_pid(s, &pid)) {
-				fprintf(stderr, "spyglass: invalid process ID \"%s\"\n", s);
-				status = EXIT_USAGE;
-				goto out;
-			}
-		} else if (opt(a, "x", &v) || opt(a, "command", &v)) {
-			actions[nactions++] = (struct action){ ACTION_FILE, VALUE() };
-		} else if (opt(a, "ex", &v) || opt(a, "eval-command", &v)) {
-			actions[nactions++] = (struct action){ ACTION_COMMAND, VALUE() };
-		} else if (opt(a, "batch", &v) && !v) {
-			sh.batch = true;
-		} else if ((opt(a, "q", &v) || opt(a, "quiet", &v) || opt(a, "silent", &v)) && !v) {
-			quiet = true;
-		} else if ((opt(a, "nx", &v) || opt(a, "n", &v)) && !v) {
-			nx = true;
-		} else if (opt(a, "json", &v) && !v) {
-			sh.json = true;
-		} else if (opt(a, "plugin", &v)) {
-			plugins[nplugins++] = VALUE();
-		} else if (opt(a, "stats", &v) && !v) {
-			stats = true;
-		} else if ((opt(a, "version", &v) || opt(a, "v", &v)) && !v) {
-			printf("spyglass %s\n", sg_version());
-			goto out;
-		} else if ((opt(a, "help", &v) || opt(a, "h", &v)) && !v) {
-			usage(stdout);
-			goto out;
-		} else {
-			fprintf(stderr, "spyglass: unknown option or argument \"%s\"\n"
-					"Try \"spyglass --help\".\n", a);
-			status = EXIT_USAGE;
-			goto out;
-		}
-#undef VALUE
-	}
-	if (dashdash) {
-		actions[nactions++] = (struct action){ ACTION_COMMAND, dashdash };
-		sh.batch = true;
-	}
+	status = 0;
+	sh.batch = o.batch;
+	sh.json = o.json;
 
 	/* Output to a pipe or file in large blocks: a backtrace of every
 	   thread is written while the target is stopped.  */
@@ -352,10 +195,10 @@ int main(int argc, char **argv)
 	sh.interactive = !sh.batch && isatty(STDIN_FILENO);
 
 	sg_plugin_load_defaults(sh.session, report_plugin_error, NULL);
-	for (size_t i = 0; i < nplugins; i++) {
-		if (strchr(plugins[i], '/'))
-			shell_warn_untrusted("loading plugin", plugins[i]);
-		err = sg_plugin_load(sh.session, plugins[i]);
+	for (size_t i = 0; i < o.nplugins; i++) {
+		if (strchr(o.plugins[i], '/'))
+			shell_warn_untrusted("loading plugin", o.plugins[i]);
+		err = sg_plugin_load(sh.session, o.plugins[i]);
 		if (err) {
 			fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
 			sg_error_destroy(err);
@@ -364,13 +207,13 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!quiet && !sh.batch && sh.interactive)
+	if (!o.quiet && !sh.batch && sh.interactive)
 		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
 
-	if (pid) {
-		hint_names(sh.session, actions, nactions, sh.batch);
+	if (o.pid) {
+		hint_names(sh.session, o.actions, o.nactions, sh.batch);
 		t0 = sg_now_ns();
-		err = sg_session_attach(sh.session, pid);
+		err = sg_session_attach(sh.session, o.pid);
 		attach_ns = sg_now_ns() - t0;
 		if (err) {
 			if (sh.json) {
@@ -385,7 +228,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (!nx) {
+	if (!o.nx) {
 		const char *home = getenv("HOME");
 		char *rc = NULL;
 		if (home && asprintf(&rc, "%s/.spyglassrc", home) < 0)
@@ -409,11 +252,11 @@ int main(int argc, char **argv)
 		free(rc);
 	}
 
-	for (size_t i = 0; i < nactions && !sh.quit; i++) {
-		if (actions[i].kind == ACTION_COMMAND) {
-			status = shell_run_line(&sh, actions[i].text, NULL) ? 0 : EXIT_PARTIAL;
+	for (size_t i = 0; i < o.nactions && !sh.quit; i++) {
+		if (o.actions[i].kind == ACTION_COMMAND) {
+			status = shell_run_line(&sh, o.actions[i].text, NULL) ? 0 : EXIT_PARTIAL;
 		} else {
-			err = shell_source(&sh, actions[i].text);
+			err = shell_source(&sh, o.actions[i].text);
 			status = err ? EXIT_PARTIAL : 0;
 			if (err && sg_error_code(err) != SG_ERROR_STOP) {
 				if (sh.json) {
@@ -444,7 +287,7 @@ int main(int argc, char **argv)
 		sg_error_destroy(sg_session_detach(sh.session));
 	uint64_t paused_ns = sg_session_last_paused_ns(sh.session);
 	uint64_t detach_ns = sg_now_ns() - detach_t0;
-	if (stats && pid) {
+	if (o.stats && o.pid) {
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);
 		fprintf(stderr,
@@ -455,8 +298,6 @@ out:
 	the_shell = NULL;
 	sg_session_destroy(sh.session);
 	sg_out_destroy(sh.out);
-	free(actions);
-	free(plugins);
-	free(dashdash);
+	shell_options_free(&o);
 	return status;
 }

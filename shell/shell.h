@@ -25,6 +25,31 @@ struct shell {
 	bool x_next_valid;
 };
 
+/* Exit statuses: 1 the last command (or -x file) failed; 2 fatal (the -p
+   attach failed); 64 usage error.  */
+enum { EXIT_PARTIAL = 1, EXIT_FATAL = 2, EXIT_USAGE = 64 };
+
+/* The command line (options.c).  */
+enum action_kind { ACTION_COMMAND, ACTION_FILE };
+struct action {
+	enum action_kind kind;
+	const char *text;	/* in argv, or the options' dashdash */
+};
+struct options {
+	pid_t pid;
+	bool batch, quiet, nx, json, stats;
+	struct action *actions;	/* -x and -ex in order, then "-- CMD" */
+	size_t nactions;
+	const char **plugins;	/* --plugin */
+	size_t nplugins;
+	char *dashdash;		/* the words after "--", joined */
+};
+/* Parse ARGV into *O.  -1 to go on; otherwise the exit status, after
+   --help or --version wrote to OUT, or an error line went to ERRF.  Free
+   *O with shell_options_free in either case.  */
+int shell_parse_options(int argc, char **argv, struct options *o, FILE *out, FILE *errf);
+void shell_options_free(struct options *o);
+
 /* Register the N rows of CMDS, with the shell as their argument.  */
 struct sg_error *shell_register_table(struct shell *sh, const struct sg_command *cmds, size_t n);
 
