@@ -5,9 +5,9 @@
 . "$top_srcdir/tests/test-subr.sh"
 
 SECONDS_EACH=${FUZZ_SECONDS:-3}
-targets=(command expr valprint cfi note typeindex)
+targets=(args command expr valprint cfi note typeindex)
 
-if [ ! -x "$top_builddir/fuzz/fuzz-command" ]; then
+if [ ! -x "$top_builddir/fuzz/fuzz-args" ]; then
 	for t in "${targets[@]}"; do
 		skip "fuzz-$t: not built (configure found no clang with libFuzzer: install libclang-rt-14-dev)"
 	done
@@ -27,7 +27,7 @@ hex_to_file() {
 make_seeds() {	# make_seeds TARGET DIR
 	local t=$1 dir=$2 f
 	case $t in
-	expr|command)
+	args|expr|command)
 		cp "$top_srcdir/fuzz/corpus/$t"/* "$dir/" ;;
 	valprint|cfi)
 		# Selector bytes, then memory: zeros, ones, and a counter.
