@@ -29,15 +29,18 @@ struct sg_error *sg_session_create(struct sg_session **ret)
 static void drop_target(struct sg_session *s)
 {
 	sg_session_forget_stack(s);
-	if (!s->target)
+	struct sg_target *t = s->target;
+	if (!t)
 		return;
-	sg_registry_forget_target(s, s->target);
-	if (s->target->ops->detach)
-		s->target->ops->detach(s->target);
-	s->last_paused_ns = sg_target_paused_ns(s->target);
-	sg_target_destroy(s->target);
+	sg_registry_forget_target(s, t);
+	if (t->ops->detach)
+		t->ops->detach(t);
+	s->last_paused_ns = sg_target_paused_ns(t);
+	/* Forgotten before it is freed: a fatal signal's handler detaches
+	   the session's target.  */
 	s->target = NULL;
 	s->thread = 0;
+	sg_target_destroy(t);
 }
 
 static void drop_hints(struct sg_session *s)
