@@ -158,6 +158,14 @@ void sg_session_release_gone(struct sg_session *s)
 		s->target->ops->detach(s->target);
 }
 
+bool sg_session_target_died(struct sg_session *s)
+{
+	if (!s->target || s->target->gone || sg_target_alive(s->target))
+		return false;
+	sg_session_release_gone(s);
+	return true;
+}
+
 struct sg_thread *sg_session_thread(struct sg_session *s)
 {
 	return s->target ? sg_target_thread(s->target, s->thread) : NULL;

@@ -81,6 +81,13 @@ static char *history_path(void)
 	return path;
 }
 
+/* Called ten times a second while readline waits for a key.  */
+static int idle_hook(void)
+{
+	sg_session_target_died(repl_shell->session);
+	return 0;
+}
+
 void shell_repl(struct shell *sh)
 {
 	repl_shell = sh;
@@ -88,6 +95,7 @@ void shell_repl(struct shell *sh)
 	rl_attempted_completion_function = complete;
 	rl_basic_word_break_characters = " \t\n";
 	rl_catch_signals = 0;
+	rl_event_hook = idle_hook;
 	char *hist = history_path();
 	using_history();
 	stifle_history(HISTORY_MAX);

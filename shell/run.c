@@ -5,8 +5,10 @@
 #include "shell.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_SOURCE_DEPTH 16
 /* A command line longer than this is not one: /dev/zero, a binary file
@@ -83,6 +85,27 @@ bool shell_run_line(struct shell *sh, const char *line, const char *where)
 	return !err;
 }
 
+/* Until a pipe or terminal has a line, look every 100 ms whether the
+   target died: its zombies are ours to reap, and its parent waits.  */
+static void wait_input(struct shell *sh, FILE *f)
+{
+	struct stat st;
+	int fd = fileno(f);
+	if (fd < 0 || fstat(fd, &st) < 0 || S_ISREG(st.st_mode))
+		return;
+	/* glibc's FILE: what is buffered needs no wait.  */
+	if (f->_IO_read_ptr < f->_IO_read_end)
+		return;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	while (sg_session_target(sh->session)) {
+		int r = poll(&p, 1, 100);
+		if (r > 0 || (r < 0 && errno != EINTR))
+			return;
+		if (sg_session_target_died(sh->session))
+			return;
+	}
+}
+
 bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool stop_on_error)
 {
 	char *line = NULL;
@@ -90,8 +113,11 @@ bool shell_run_stream(struct shell *sh, FILE *stream, const char *name, bool sto
 	ssize_t len;
 	unsigned lineno = 0;
 	bool ok = true;
-	struct sg_error *err;
-	while (!sh->quit && (len = shell_read_line(stream, &line, &cap, &err)) >= 0) {
+	struct sg_error *err = NULL;
+	while (!sh->quit) {
+		wait_input(sh, stream);
+		if ((len = shell_read_line(stream, &line, &cap, &err)) < 0)
+			break;
 		lineno++;
 		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';

@@ -12,6 +12,9 @@ ulimit -c 0 2>/dev/null
 # Delays are random but the same in every run.
 RANDOM=7
 
+# Commands go to a spyglass started by start_blocked_spyglass through its
+# FIFO, opened read-write: were spyglass dead, a plain write would block.
+
 # Under AddressSanitizer its handler keeps SIGSEGV (see run-signals.sh).
 asan=
 ldd "$SG_BIN" 2>/dev/null | grep -q libasan && asan=yes
@@ -159,7 +162,7 @@ for sig in "${sigs[@]}"; do
 	start_blocked_spyglass "cycle-$sig" ""
 	for i in $(seq 20); do
 		printf 'attach %d\ninfo threads\ndetach\n' "$pid"
-	done >"$SG_FIFO"
+	done 1<>"$SG_FIFO"
 	wait_traced "$pid" "$SG_PID" && sleep_ms $((RANDOM % 300))
 	kill -"$sig" "$SG_PID"
 	end_sg "$SG_PID" "$sig"
@@ -187,14 +190,14 @@ for mode in threads exec fork; do
 	for i in $(seq $cycles); do
 		mark=$testdir/cycle.$mode.$i
 		printf 'attach %d\ninfo threads\nbt\nthread apply all bt\ninfo sharedlibrary\ndetach\nshell touch %s\n' \
-			"$cpid" "$mark" >"$SG_FIFO"
+			"$cpid" "$mark" 1<>"$SG_FIFO"
 		if ! wait_for 20 test -e "$mark"; then
 			hangs=$((hangs + 1))
 			break
 		fi
 		wait_for 2 not_held "$cpid" || held="$held$(held_threads "$cpid")"
 	done
-	printf 'quit\n' >"$SG_FIFO"
+	printf 'quit\n' 1<>"$SG_FIFO"
 	wait_for 10 gone_or_zombie "$SG_PID" || kill -9 "$SG_PID"
 	wait "$SG_PID"
 	st=$?
@@ -226,7 +229,7 @@ for i in $(seq $tries); do
 	mark=$testdir/goes-on.$i
 	lines=$(grep -c . "$SG_ERRF")
 	printf 'attach %d\n%s\ninfo threads\nbt 3\nx/2gx $sp\ninfo sharedlibrary\ndetach\nattach %d\ninfo threads\ndetach\nshell touch %s\n' \
-		"$dpid" "${cmds[i % 3]}" "$opid" "$mark" >"$SG_FIFO"
+		"$dpid" "${cmds[i % 3]}" "$opid" "$mark" 1<>"$SG_FIFO"
 	wait_traced "$dpid" "$SG_PID"
 	sleep_ms $((RANDOM % 300))
 	kill -"$sig" "$dpid"
@@ -252,10 +255,33 @@ is "${unreaped:-none}" none "  its parent reaps it, dead of SIGKILL or SIGTERM"
 is "${unattached:-none}" none "  and spyglass attaches to the next target"
 show_stderr "$SG_ERRF" | head -12
 check_threads "$opid" "  which runs untraced after the detach"
-printf 'quit\n' >"$SG_FIFO"
+printf 'quit\n' 1<>"$SG_FIFO"
 wait_for 10 gone_or_zombie "$SG_PID" || kill -9 "$SG_PID"
 wait "$SG_PID"
 is "$?" 0 "  and quits with 0"
+
+# ---- A 1000-thread target killed while spyglass waits for a command that
+# does not come: spyglass looks every 100 ms and lets it go (it held it
+# until its next command), then says in a line that it exited.
+start_fixture "$FIXTURES/sg-threads" 1000 || exit 1
+tpid=$FIXTURE_PID
+start_blocked_spyglass idle "$tpid"
+wait_for 20 attached "$tpid"
+kill -9 "$tpid"
+if wait_for 5 not_held "$tpid"; then
+	wait "$tpid"
+	is "$?" 137 "a 1000-thread target killed while spyglass waits: its parent reaps it"
+else
+	ok 1 "a 1000-thread target killed while spyglass waits: its parent reaps it"
+	echo "#   held:$(held_threads "$tpid" | cut -c1-200)"
+	kill -9 "$SG_PID"
+	wait "$tpid"
+fi
+printf 'info threads\nquit\n' 1<>"$SG_FIFO"
+wait_for 10 gone_or_zombie "$SG_PID" || kill -9 "$SG_PID"
+wait "$SG_PID"
+is "$?:$(cat "$SG_ERRF")" "0:stdin:2: process $tpid exited while attached (killed by signal 9, KILL)" \
+	"  and the next command says so; quit exits 0"
 
 # ---- A many-threaded target killed while spyglass holds it: its threads
 # die as zombies that only their tracer may reap, the leader last, and
@@ -276,9 +302,9 @@ for cmd in 'info threads' 'thread apply all bt full' 'thread apply all bt'; do
 		when="before $cmd"
 		kill -9 "$tpid"
 		sleep 0.1
-		printf '%s\n' "$cmd" >"$SG_FIFO"
+		printf '%s\n' "$cmd" 1<>"$SG_FIFO"
 	else
-		printf '%s\n' "$cmd" >"$SG_FIFO"
+		printf '%s\n' "$cmd" 1<>"$SG_FIFO"
 		sleep_ms $((10 + RANDOM % 30))
 		kill -9 "$tpid"
 	fi

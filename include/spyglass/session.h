@@ -51,6 +51,12 @@ SG_PUBLIC struct sg_thread *sg_session_thread(struct sg_session *session);
 SG_PUBLIC struct sg_error *sg_session_select_thread(struct sg_session *session,
 						    struct sg_thread *thread);
 
+/* For a shell waiting for a command: whether the live target died since
+   the last command.  Its threads are zombies that only spyglass may reap
+   (its parent cannot reap it until then): they are reaped now.  The
+   target stays, for the error lines of the commands that follow.  */
+SG_PUBLIC bool sg_session_target_died(struct sg_session *session);
+
 /* Async-signal-safe: detach every thread of the current target with raw
    system calls and nothing else.  For fatal signal handlers.  */
 SG_PUBLIC void sg_session_emergency_detach(struct sg_session *session);
