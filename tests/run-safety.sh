@@ -8,6 +8,7 @@
 . "$top_srcdir/tests/test-subr.sh"
 
 ulimit -c 0 2>/dev/null
+export SG_KILLS=1	# see test-subr.sh
 
 # Delays are random but the same in every run.
 RANDOM=7
@@ -285,11 +286,11 @@ is "$?:$(cat "$SG_ERRF")" "0:stdin:2: process $tpid exited while attached (kille
 
 # ---- A many-threaded target killed while spyglass holds it: its threads
 # die as zombies that only their tracer may reap, the leader last, and
-# until then its parent cannot reap it.  spyglass lets them go as soon as
-# a command has found the death, not at the next attach or at exit (it
-# held them while it waited for commands).  Killed while spyglass waits,
-# then one command; killed during thread apply all bt (full), some 10 to
-# 40 ms into it.
+# until then its parent cannot reap it.  spyglass lets them go once a
+# command has found the death (it held them until the next attach or its
+# exit), or while it waits.  Killed before a command, or during thread
+# apply all bt (full), some 5 to 25 ms into it: the parent reaps it, and
+# at most one line says it exited.
 n=0
 for cmd in 'info threads' 'thread apply all bt full' 'thread apply all bt'; do
 	n=$((n + 1))
@@ -305,15 +306,14 @@ for cmd in 'info threads' 'thread apply all bt full' 'thread apply all bt'; do
 		printf '%s\n' "$cmd" 1<>"$SG_FIFO"
 	else
 		printf '%s\n' "$cmd" 1<>"$SG_FIFO"
-		sleep_ms $((10 + RANDOM % 30))
+		sleep_ms $((5 + RANDOM % 20))
 		kill -9 "$tpid"
 	fi
-	if ! wait_for 20 test -s "$SG_ERRF"; then
-		skip "$cmd ended before the target was killed"
-	elif wait_for 5 not_held "$tpid"; then
+	if wait_for 5 not_held "$tpid"; then
 		wait "$tpid"
 		is "$?" 137 "a 1000-thread target killed $when: its parent reaps it while spyglass waits"
-		is "$(grep -c . "$SG_ERRF")" 1 "  one error line"
+		wait_for 1 test -s "$SG_ERRF"	# unless the command had ended
+		ok $(($(grep -c . "$SG_ERRF") > 1)) "  at most one error line"
 		show_stderr "$SG_ERRF"
 	else
 		ok 1 "a 1000-thread target killed $when: its parent reaps it while spyglass waits"

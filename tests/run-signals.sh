@@ -4,6 +4,7 @@
 
 # SIGQUIT dumps core: keep core files out of the build tree.
 ulimit -c 0 2>/dev/null
+export SG_KILLS=1	# see test-subr.sh
 
 start_fixture "$FIXTURES/sg-threads" 3 || exit 1
 pid=$FIXTURE_PID

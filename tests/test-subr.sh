@@ -26,10 +26,14 @@ mkdir -p "$testdir"
 # SPYGLASS_WRAPPER runs every spyglass of the tests under another program
 # ("valgrind -q ..."): SG_BIN becomes a script that execs it, so that $!
 # is still the tracer.  SPYGLASS_TEST names the script, for the wrapper's
-# log files (valgrind's --log-file=...%q{SPYGLASS_TEST}...).
+# log files (valgrind's --log-file=...%q{SPYGLASS_TEST}...).  A test that
+# kills spyglass on purpose exports SG_KILLS=1: SPYGLASS_WRAPPER_KILLED
+# then follows the wrapper's arguments (valgrind's --leak-check=no, as
+# what a process killed mid-way holds in its registers is not a leak).
 export SPYGLASS_TEST=$(basename "$0" .sh)
 if [ -n "${SPYGLASS_WRAPPER:-}" ]; then
-	printf '#!/bin/sh\nexec %s %q "$@"\n' "$SPYGLASS_WRAPPER" "$SG_BIN" >"$testdir/spyglass"
+	printf '#!/bin/sh\nexec %s ${SG_KILLS:+%s} %q "$@"\n' "$SPYGLASS_WRAPPER" \
+		"${SPYGLASS_WRAPPER_KILLED:-}" "$SG_BIN" >"$testdir/spyglass"
 	chmod +x "$testdir/spyglass"
 	SG_BIN=$testdir/spyglass
 fi
