@@ -32,6 +32,8 @@ packages=(
 	clang libc++-dev libc++abi-dev
 	# libFuzzer, for the fuzz targets (only recommended by clang)
 	libclang-rt-14-dev
+	# memcheck, for bench/valgrind.sh (the tests under valgrind, in CI)
+	valgrind
 	# the cpython plugin: Debian's stripped python3.11 is a target, its
 	# -dbg package brings gdb's py-bt (the oracle) and the debug file;
 	# austin is the Python sampler bench/py-bt.sh compares with;
