@@ -32,7 +32,7 @@ packages=(
 	clang libc++-dev libc++abi-dev
 	# libFuzzer, for the fuzz targets (only recommended by clang)
 	libclang-rt-14-dev
-	# memcheck, for bench/valgrind.sh (the tests under valgrind, in CI)
+	# memcheck, for bench/valgrind.sh (the tests under valgrind)
 	valgrind
 	# the cpython plugin: Debian's stripped python3.11 is a target, its
 	# -dbg package brings gdb's py-bt (the oracle) and the debug file;
