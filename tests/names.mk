@@ -1,0 +1,1 @@
+# Included from the top Makefile.am: names tests (gdb parity, issue 11).
