@@ -161,6 +161,25 @@ static struct sg_error *add_plugin(struct sg_session *s, const struct sg_plugin_
 	return NULL;
 }
 
+/* The plugin loaded from the file at PATH, by real path or, for a hard
+   link, by device and inode; NULL if none.  */
+static const struct sg_plugin *loaded_from(const struct sg_session *s, const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st, pst;
+	bool have_real = realpath(path, real) != NULL;
+	bool have_st = stat(path, &st) == 0;
+	for (const struct sg_plugin *p = s->plugins; p; p = p->next) {
+		if (!p->handle)
+			continue;	/* linked in */
+		if ((have_real && !strcmp(p->path, real)) ||
+		    (have_st && stat(p->path, &pst) == 0 && pst.st_dev == st.st_dev &&
+		     pst.st_ino == st.st_ino))
+			return p;
+	}
+	return NULL;
+}
+
 static struct sg_error *load_path(struct sg_session *s, const char *path)
 {
 	uint32_t major, minor;
@@ -175,10 +194,10 @@ static struct sg_error *load_path(struct sg_session *s, const char *path)
 	char real[PATH_MAX];
 	if (!realpath(path, real))
 		return sg_error_os(errno, "cannot load plugin %s", path);
-	for (struct sg_plugin *p = s->plugins; p; p = p->next)
-		if (!strcmp(p->path, real))
-			return sg_error_format(SG_ERROR_PLUGIN, "plugin %s is already loaded from %s",
-					       p->info->name, p->path);
+	const struct sg_plugin *p = loaded_from(s, real);
+	if (p)
+		return sg_error_format(SG_ERROR_PLUGIN, "plugin %s is already loaded from %s",
+				       p->info->name, p->path);
 
 	dlerror();
 	void *handle = dlopen(real, RTLD_NOW | RTLD_LOCAL);
@@ -252,6 +271,13 @@ static void load_dir(struct sg_session *s, const char *dir, size_t len,
 	if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
+		/* The same folder twice in the search path (or a link to a
+		   loaded file) finds the same plugin again: it is loaded, so
+		   there is nothing to say.  */
+		if (loaded_from(s, names[i])) {
+			free(names[i]);
+			continue;
+		}
 		/* Found, not asked for: load only what nobody else could
 		   have put there.  */
 		struct sg_error *err = sg_trust_check(names[i]);

@@ -37,6 +37,29 @@ like "$OUT" "cannot load plugin $testdir/plugdir/example.so: plugin example is a
 OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/empty "$SG_BIN" -nx -batch -ex 'plugin load example' 2>&1)
 is "$OUT" "cannot open plugin example: No such file or directory" "a name not found in any folder"
 
+# The same file found again through the search path is loaded once, without
+# a word: the default folder listed again in SPYGLASS_PLUGIN_PATH, a folder
+# twice in it (spelt differently, or through a link), or a hard link to the
+# file in another folder.  A different file with the same plugin name still
+# warns.
+ln -s "$testdir/plugdir" "$testdir/plugdir-link"
+mkdir -p "$testdir/hardlink" "$testdir/copy"
+ln "$testdir/plugdir/example.so" "$testdir/hardlink/example.so"
+plugdir_real=$(readlink -f "$testdir/plugdir")
+for path in "$testdir/plugdir" "$testdir/plugdir:$testdir/plugdir/:$testdir/plugdir-link" \
+	"$testdir/hardlink"; do
+	OUT=$(SPYGLASS_PLUGIN_DIR=$testdir/plugdir SPYGLASS_PLUGIN_PATH=$path "$SG_BIN" -nx -batch \
+		-ex 'plugin list' -ex 'hello' 2>"$testdir/e")
+	is "$(cat "$testdir/e")" "" "default folder and SPYGLASS_PLUGIN_PATH=${path//$testdir/T}: no warning"
+	is "$(grep -c '^example ' <<<"$OUT") $(grep -c '^Hello, world' <<<"$OUT")" "1 1" \
+		"default folder and SPYGLASS_PLUGIN_PATH=${path//$testdir/T}: example is loaded once, and works"
+done
+cp "$testdir/plugdir/example.so" "$testdir/copy/"
+SPYGLASS_PLUGIN_DIR=$testdir/plugdir SPYGLASS_PLUGIN_PATH=$testdir/copy "$SG_BIN" -nx -batch \
+	-ex 'hello' >/dev/null 2>"$testdir/e"
+is "$(cat "$testdir/e")" "warning: cannot load plugin $testdir/copy/example.so: a plugin named \"example\" is already loaded from $plugdir_real/example.so" \
+	"another file with the same plugin name still warns"
+
 # A plugin built for another ABI: refused before its constructor runs.
 mark=$testdir/badabi-ran
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch -ex "plugin load $badabi" >/dev/null 2>"$testdir/e"
