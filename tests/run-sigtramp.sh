@@ -19,7 +19,7 @@
 # is built without frame pointers and its saved rbp is 0), where gdb's CFI
 # goes on to clone3.  Then the registers of each frame a signal interrupted,
 # as the frame-pointer unwinder alone (no CFI loaded) took them from the
-# ucontext, must be gdb's there.
+# ucontext, must be gdb's there, and --json must mark the signal frame.
 . "$top_srcdir/tests/test-subr.sh"
 
 if ! have_gdb; then
@@ -124,6 +124,14 @@ for v in sg-sigtramp-O0 sg-sigtramp-O2; do
 		is "$(grep -c . <<<"$got")" 17 "$v: $name: frame $level, unwound by fp, knows all 17 registers"
 		is "$got" "$(grep -E '^r[a-z0-9]+ ' <<<"$GDB_OUT" | tr -s ' ')" \
 			"$v: $name: registers of the interrupted frame $level, unwound by fp"
+		if command -v jq >/dev/null; then
+			SPYGLASS_PLUGIN_PATH= sg --json --plugin "$fp_so" -p "$pid" \
+				-ex "thread $(thread_num "$tid" <<<"$fp")" -ex 'bt -u fp'
+			is "$(tail -n 1 <<<"$OUT" | jq -r '.threads[].frames[] | select(.signal_trampoline == true) | "\(.level) \(.unwinder)"')" \
+				"$((level - 1)) fp" "$v: $name: --json marks the signal frame, unwound by fp"
+		else
+			skip "jq is not installed: $v: $name: --json signal frame"
+		fi
 	done
 	stop_fixture "$pid"
 done
