@@ -7,6 +7,7 @@
 #include <config.h>
 #include "internal.h"
 
+#include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
@@ -19,16 +20,29 @@ struct desc_entry {
 	Dwarf_Die *scopes;	/* the frames' scope chain, owned */
 };
 
-/* A function's name built from its declaration's scopes, by the
-   declaration DIE's address.  */
+/* The name of a frame's function, by its DIE's address.  */
 struct scoped_entry {
-	const void *decl;	/* NULL: empty */
+	const void *decl;	/* the DIE; NULL: empty */
 	char *name;
+};
+
+/* The address ranges of one module's CUs, sorted, for DWARF without
+   .debug_aranges.  */
+struct cu_range {
+	Dwarf_Addr lo, hi;
+	Dwarf_Die cu;
+};
+struct cu_ranges {
+	Dwarf *dw;
+	struct cu_range *r;
+	size_t n;
 };
 
 struct sg_frame_cache {
 	struct sg_table table;	/* of struct desc_entry */
 	struct sg_table scoped;	/* of struct scoped_entry */
+	struct cu_ranges *cus;	/* one per module searched so */
+	size_t ncus;
 };
 
 void sg_frame_cache_destroy(struct sg_frame_cache *c)
@@ -45,7 +59,119 @@ void sg_frame_cache_destroy(struct sg_frame_cache *c)
 	for (size_t i = 0; i < c->scoped.cap; i++)
 		free(names[i].name);
 	free(names);
+	for (size_t i = 0; i < c->ncus; i++)
+		free(c->cus[i].r);
+	free(c->cus);
 	free(c);
+}
+
+static struct sg_frame_cache *frame_cache(struct sg_target *t)
+{
+	if (!t->frame_cache)
+		t->frame_cache = calloc(1, sizeof(*t->frame_cache));
+	return t->frame_cache;
+}
+
+static int cmp_cu_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+#define MAX_CU_RANGES (1 << 22)
+
+/* The ranges of every compilation unit of DW, from the units' own
+   DW_AT_low_pc/high_pc or DW_AT_ranges.  */
+static struct sg_error *collect_cu_ranges(Dwarf *dw, struct cu_ranges *ret)
+{
+	Dwarf_CU *cu = NULL, *next;
+	Dwarf_Die cudie;
+	uint8_t unit_type;
+	size_t cap = 0;
+	ret->dw = dw;
+	while (dwarf_get_units(dw, cu, &next, NULL, &unit_type, &cudie, NULL) == 0) {
+		cu = next;
+		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+			continue;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+			if (lo >= hi)
+				continue;
+			if (ret->n >= MAX_CU_RANGES)
+				break;
+			struct cu_range *r = sg_array_push(&ret->r, &ret->n, &cap, sizeof(*r));
+			if (!r)
+				return &sg_enomem;
+			*r = (struct cu_range){ lo, hi, cudie };
+		}
+	}
+	if (ret->n)
+		qsort(ret->r, ret->n, sizeof(*ret->r), cmp_cu_range);
+	return NULL;
+}
+
+/* The CU DIE around module address ADDR (relative to the module's DWARF,
+   BIAS added), searched in the units' own ranges.  */
+static Dwarf_Die *cu_by_ranges(struct sg_target *t, Dwarf *dw, Dwarf_Addr addr)
+{
+	struct sg_frame_cache *c = frame_cache(t);
+	if (!c)
+		return NULL;
+	struct cu_ranges *cr = NULL;
+	for (size_t i = 0; i < c->ncus && !cr; i++)
+		if (c->cus[i].dw == dw)
+			cr = &c->cus[i];
+	if (!cr) {
+		struct cu_ranges fresh = { 0 };
+		struct sg_error *err = collect_cu_ranges(dw, &fresh);
+		size_t cap = c->ncus;	/* grown one at a time */
+		cr = err ? NULL : sg_array_push(&c->cus, &c->ncus, &cap, sizeof(*cr));
+		if (!cr) {
+			sg_error_destroy(err);
+			free(fresh.r);
+			return NULL;
+		}
+		*cr = fresh;
+	}
+	size_t lo = 0, hi = cr->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cr->r[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Ranges may nest (a partial unit inside another's span): look back a
+	   little for the innermost one that holds ADDR.  */
+	for (size_t k = lo, n = 0; k-- > 0 && n < 16; n++)
+		if (addr < cr->r[k].hi)
+			return &cr->r[k].cu;
+	return NULL;
+}
+
+Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+			  Dwarf_Addr *bias);
+
+/* The CU DIE around ADDR (a target address) in MOD, and the DWARF's bias.
+   dwfl_module_addrdie looks only in .debug_aranges, which clang does not
+   write (libdw 0.188 does not fall back on the units' ranges): then the
+   units' own ranges are searched, as gdb does.  NULL when no unit has
+   code at ADDR.  */
+Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+			  Dwarf_Addr *bias)
+{
+	Dwarf_Die *cudie = dwfl_module_addrdie(mod->dwmod, addr, bias);
+	/* libdwfl may answer with the unit whose range ends below ADDR
+	   (_start, just past main in .text.startup).  */
+	if (cudie && dwarf_haspc(cudie, addr - *bias) > 0)
+		return cudie;
+	Dwarf *dw = dwfl_module_getdwarf(mod->dwmod, bias);
+	if (!dw)
+		return NULL;
+	/* Also where .debug_aranges exist: a program may link units of
+	   both compilers.  */
+	return cu_by_ranges(t, dw, addr - *bias);
 }
 
 static bool scoped_used(const void *e)
@@ -112,55 +238,350 @@ static void die_declaration(Dwarf_Die *die, Dwarf_Die *ret)
 	}
 }
 
-/* NAME qualified by the namespaces and classes around DIE's declaration,
-   as gdb names a C++ function that has no linkage name (one of internal
-   linkage: "(anonymous namespace)::run"); NAME itself for C, or when
-   there is no scope.  Kept per declaration in the frame cache.  */
-static const char *scoped_name(struct sg_target *t, Dwarf_Die *die, const char *name)
+static bool is_cxx(Dwarf_Die *die)
 {
-	Dwarf_Die cu, decl;
+	Dwarf_Die cu;
 	int lang = dwarf_diecu(die, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
-	if (lang != DW_LANG_C_plus_plus && lang != DW_LANG_C_plus_plus_03 &&
-	    lang != DW_LANG_C_plus_plus_11 && lang != DW_LANG_C_plus_plus_14)
-		return name;
-	die_declaration(die, &decl);
-	struct sg_frame_cache *c = t->frame_cache;
-	if (!c && !(c = t->frame_cache = calloc(1, sizeof(*c))))
-		return name;
-	size_t n = c->scoped.n;
-	struct scoped_entry *e = sg_table_find(&c->scoped, &scoped_table,
-					       sg_hash64((uintptr_t)decl.addr), scoped_eq, decl.addr,
-					       true);
-	if (!e)
-		return name;
-	if (c->scoped.n != n) {
-		e->decl = decl.addr;
-		e->name = sg_type_qualified_name(&decl);
-	}
-	return e->name ? e->name : name;
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
 }
 
-/* The name gdb shows for a function DIE: the demangled linkage name without
-   parameters ("outer::inner::Worker<int>::run"), else DW_AT_name with
-   the scopes of its declaration.  Both are followed through
-   DW_AT_abstract_origin and DW_AT_specification.  */
-static const char *die_function_name(struct sg_target *t, Dwarf_Die *die)
+#define MAX_NAME_SCOPES 32
+
+/* The scopes gdb puts before the name of DECL, a function's declaration,
+   "ns::Klass<int>::" (determine_prefix): namespaces, named classes, and
+   "(anonymous namespace)".  The prefix ends at a class without a name (a
+   lambda's closure type) and at a function (a local class).  */
+static void gdb_prefix(Dwarf_Die *decl, struct sg_buf *b)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes_die(decl, &scopes);
+	const char *parts[MAX_NAME_SCOPES];
+	int nparts = 0;
+	for (int i = 1; i < n && nparts < MAX_NAME_SCOPES; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name = dwarf_diename(&scopes[i]);
+		if (tag == DW_TAG_namespace)
+			parts[nparts++] = name ? name : "(anonymous namespace)";
+		else if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			 tag == DW_TAG_union_type || tag == DW_TAG_enumeration_type) {
+			if (!name)
+				break;
+			parts[nparts++] = name;
+		} else if (tag != DW_TAG_lexical_block) {
+			break;
+		}
+	}
+	for (int i = nparts; i-- > 0;) {
+		sg_buf_puts(b, parts[i]);
+		sg_buf_puts(b, "::");
+	}
+	free(scopes);
+}
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* Whether gdb's C++ name parser (cp-name-parser.y) fails on NAME, a
+   demangled or DWARF-built function name: then gdb cannot take the
+   parameters off and prints NAME whole.  It fails on lambdas, written
+   "main()::<lambda(int)>" by GCC, "(lambda at f.cc:3:5)" by clang; on
+   ">>", which it reads as a shift; and on a function type among template
+   arguments, "std::function<int (int)>" (a pointer to one,
+   "int (*)(int)", parses).  */
+static bool gdb_cannot_parse(const char *name)
+{
+	if (strstr(name, "<lambda") || strstr(name, "(lambda at ") || strstr(name, "{lambda(") ||
+	    strstr(name, "{unnamed type#"))
+		return true;
+	int depth = 0;
+	for (const char *p = name; *p; p++) {
+		if (!strncmp(p, "operator", 8) && !ident_char(p[8]) && (p == name || !ident_char(p[-1]))) {
+			/* Skip the operator's symbol: "operator>>", "operator()".  */
+			p += 8;
+			while (*p == ' ')
+				p++;
+			if (*p == '(' && p[1] == ')')
+				p += 2;
+			while (*p && strchr("<>=!+-*/%^&|~[],", *p))
+				p++;
+			if (!*p)
+				break;
+		}
+		if (*p == '<') {
+			depth++;
+		} else if (*p == '>') {
+			if (p[1] == '>')
+				return true;
+			depth--;
+		} else if (*p == '(' && depth > 0) {
+			if (!strncmp(p, "(anonymous namespace)", 21)) {
+				p += 20;
+				continue;
+			}
+			/* Find the parenthesis's end: a declarator ("(*)",
+			   "(Klass::*)") ends in '*'; after a type, anything
+			   else is a function type's parameters.  */
+			const char *q = p;
+			int paren = 0;
+			for (; *q; q++) {
+				if (*q == '(')
+					paren++;
+				else if (*q == ')' && --paren == 0)
+					break;
+			}
+			if (!*q)
+				return true;
+			const char *before = p;
+			while (before > name && before[-1] == ' ')
+				before--;
+			bool after_type = before > name && (ident_char(before[-1]) || before[-1] == '>' ||
+							    before[-1] == '*' || before[-1] == '&');
+			if (after_type && q[-1] != '*')
+				return true;
+			p = q;
+		}
+	}
+	return false;
+}
+
+/* NAME with the integer types gdb's parser spells differently: it prints
+   "long" for DWARF's "long int", "unsigned long" for "long unsigned int".  */
+static void gdb_canonical(struct sg_buf *b, const char *name)
+{
+	static const char *const from[][2] = {
+		{ "long long unsigned int", "unsigned long long" },
+		{ "long long int", "long long" },
+		{ "long unsigned int", "unsigned long" },
+		{ "short unsigned int", "unsigned short" },
+		{ "long int", "long" },
+		{ "short int", "short" },
+	};
+	for (const char *p = name; *p;) {
+		bool done = false;
+		if (p == name || !ident_char(p[-1])) {
+			for (size_t i = 0; i < SG_ARRAY_SIZE(from) && !done; i++) {
+				size_t len = strlen(from[i][0]);
+				if (!strncmp(p, from[i][0], len) && !ident_char(p[len])) {
+					sg_buf_puts(b, from[i][1]);
+					p += len;
+					done = true;
+				}
+			}
+		}
+		if (!done)
+			sg_buf_putc(b, *p++);
+	}
+}
+
+#define MAX_TYPE_DEPTH 16
+
+/* TYPE as gdb's type printer writes a parameter's type: "const
+   std::_Any_data &", "int &&", "struct {...} &".  False for the types
+   this does not spell (arrays, pointers to functions or members).  */
+static bool gdb_param_type(Dwarf_Die *type, struct sg_buf *b, int depth)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die inner;
+	bool has_inner = dwarf_attr_integrate(type, DW_AT_type, &attr) &&
+			 dwarf_formref_die(&attr, &inner);
+	if (depth > MAX_TYPE_DEPTH)
+		return false;
+	const char *suffix = NULL;
+	switch (dwarf_tag(type)) {
+	case DW_TAG_pointer_type:
+		suffix = "*";
+		break;
+	case DW_TAG_reference_type:
+		suffix = "&";
+		break;
+	case DW_TAG_rvalue_reference_type:
+		suffix = "&&";
+		break;
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type: {
+		const char *q = dwarf_tag(type) == DW_TAG_const_type ? "const" : "volatile";
+		int it = has_inner ? dwarf_tag(&inner) : 0;
+		if (it == DW_TAG_pointer_type || it == DW_TAG_reference_type) {
+			if (!gdb_param_type(&inner, b, depth + 1))
+				return false;
+			sg_buf_printf(b, " %s", q);
+			return true;
+		}
+		sg_buf_printf(b, "%s ", q);
+		if (!has_inner) {
+			sg_buf_puts(b, "void");
+			return true;
+		}
+		return gdb_param_type(&inner, b, depth + 1);
+	}
+	case DW_TAG_base_type:
+	case DW_TAG_typedef:
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_unspecified_type: {
+		const char *name = dwarf_diename(type);
+		if (name) {
+			gdb_prefix(type, b);
+			sg_buf_puts(b, name);
+		} else {
+			int tag = dwarf_tag(type);
+			sg_buf_puts(b, tag == DW_TAG_class_type ? "class {...}" :
+				       tag == DW_TAG_union_type ? "union {...}" :
+				       tag == DW_TAG_enumeration_type ? "enum {...}" : "struct {...}");
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+	/* A pointer or reference: "T *", "T **", "T *&".  */
+	if (!has_inner) {
+		sg_buf_printf(b, "void %s", suffix);
+		return true;
+	}
+	int it = dwarf_tag(&inner);
+	if (it == DW_TAG_pointer_type || it == DW_TAG_reference_type ||
+	    it == DW_TAG_rvalue_reference_type) {
+		if (!gdb_param_type(&inner, b, depth + 1))
+			return false;
+		sg_buf_puts(b, suffix);
+		return true;
+	}
+	if (it == DW_TAG_subroutine_type || it == DW_TAG_array_type || it == DW_TAG_ptr_to_member_type)
+		return false;
+	if (!gdb_param_type(&inner, b, depth + 1))
+		return false;
+	sg_buf_printf(b, " %s", suffix);
+	return true;
+}
+
+/* FN's parameter list as gdb appends it to a name built from DWARF
+   (dwarf2_compute_name): the types of its own DW_TAG_formal_parameter
+   children but the artificial "this", "(void)" for none, " const" for a
+   const member function.  Parameter packs are not formal parameters
+   there.  */
+static bool gdb_params(Dwarf_Die *fn, struct sg_buf *b)
+{
+	Dwarf_Die child;
+	bool first = true, is_const = false, ok = true;
+	sg_buf_putc(b, '(');
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			if (tag == DW_TAG_unspecified_parameters) {
+				sg_buf_puts(b, first ? "..." : ", ...");
+				first = false;
+				continue;
+			}
+			if (tag != DW_TAG_formal_parameter)
+				continue;
+			Dwarf_Attribute attr;
+			Dwarf_Die type;
+			bool artificial = false;
+			if (dwarf_attr_integrate(&child, DW_AT_artificial, &attr))
+				dwarf_formflag(&attr, &artificial);
+			bool typed = dwarf_attr_integrate(&child, DW_AT_type, &attr) &&
+				     dwarf_formref_die(&attr, &type);
+			if (artificial) {
+				/* "this": a pointer to a const class.  */
+				Dwarf_Die pointee;
+				if (first && typed && dwarf_tag(&type) == DW_TAG_pointer_type &&
+				    dwarf_attr_integrate(&type, DW_AT_type, &attr) &&
+				    dwarf_formref_die(&attr, &pointee))
+					is_const = dwarf_tag(&pointee) == DW_TAG_const_type;
+				continue;
+			}
+			if (!first)
+				sg_buf_puts(b, ", ");
+			first = false;
+			if (!typed || !gdb_param_type(&type, b, 0))
+				ok = false;
+		} while (ok && dwarf_siblingof(&child, &child) == 0);
+	}
+	if (first)
+		sg_buf_puts(b, "void");
+	sg_buf_putc(b, ')');
+	if (is_const)
+		sg_buf_puts(b, " const");
+	return ok;
+}
+
+/* The name gdb shows for the function of a frame whose DIE is FN (a
+   concrete subprogram, or an inlined call), built afresh.  With a linkage
+   name: the demangled name without its parameters.  Without one (C, or a
+   C++ function of internal linkage): DW_AT_name after the scopes of its
+   declaration.  In C++, when gdb's parser cannot read the name, gdb shows
+   it with its parameters: the demangled ones, or for a subprogram without
+   a linkage name the types of its parameters; an inlined call shows
+   none.  */
+static char *gdb_function_name(struct sg_target *t, Dwarf_Die *fn)
 {
 	Dwarf_Attribute attr;
 	const char *linkage = NULL;
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
-	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &attr))
 		linkage = dwarf_formstring(&attr);
 	if (linkage) {
+		/* Not mangled (C: "__GI___poll"): the name itself.  */
 		const char *base = sg_demangle_base_cached(t, linkage);
-		if (base)
-			return base;
+		const char *full = sg_demangle_cached(t, linkage);
+		if (full && full != base && gdb_cannot_parse(full))
+			return strdup(full);
+		return strdup(base ? base : linkage);
 	}
-	if (dwarf_attr_integrate(die, DW_AT_name, &attr)) {
-		const char *name = dwarf_formstring(&attr);
-		return name ? scoped_name(t, die, name) : NULL;
+	const char *name = dwarf_attr_integrate(fn, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+	if (!name)
+		return linkage ? strdup(linkage) : NULL;
+	if (!is_cxx(fn))
+		return strdup(name);
+	Dwarf_Die decl;
+	die_declaration(fn, &decl);
+	struct sg_buf qualified, b;
+	sg_buf_init(&qualified);
+	sg_buf_init(&b);
+	gdb_prefix(&decl, &qualified);
+	sg_buf_puts(&qualified, name);
+	char *q = sg_buf_steal(&qualified);
+	if (!q)
+		return NULL;
+	if (!gdb_cannot_parse(q)) {
+		gdb_canonical(&b, q);
+	} else {
+		sg_buf_puts(&b, q);
+		if (dwarf_tag(fn) == DW_TAG_subprogram) {
+			size_t len = b.len;
+			if (!gdb_params(fn, &b))
+				b.len = len;	/* a type not spelt: no parameters */
+			if (b.data)
+				b.data[b.len] = '\0';
+		}
 	}
-	return linkage;
+	free(q);
+	return sg_buf_steal(&b);
+}
+
+/* gdb_function_name, kept per DIE in the frame cache.  */
+static const char *die_function_name(struct sg_target *t, Dwarf_Die *fn)
+{
+	struct sg_frame_cache *c = frame_cache(t);
+	if (!c)
+		return NULL;
+	size_t n = c->scoped.n;
+	struct scoped_entry *e = sg_table_find(&c->scoped, &scoped_table,
+					       sg_hash64((uintptr_t)fn->addr), scoped_eq, fn->addr,
+					       true);
+	if (!e)
+		return NULL;
+	if (c->scoped.n != n) {
+		e->decl = fn->addr;
+		e->name = gdb_function_name(t, fn);
+	}
+	return e->name;
 }
 
 /* A source path as gdb shows it.  libdw joins the compilation directory,
@@ -285,6 +706,78 @@ static bool is_function_scope(Dwarf_Die *die)
 	       tag == DW_TAG_entry_point;
 }
 
+#define MAX_SCOPE_WALK 64
+
+/* The innermost scope with code at ADDR under PARENT, into *RET.  Unlike
+   dwarf_getscopes, look inside namespaces and classes, which have no
+   addresses of their own: clang defines functions in their namespace's
+   DIE, GCC a lambda's call operator in its closure type, itself in the
+   function that holds the lambda.  */
+static bool find_pc_scope(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die *ret, int depth)
+{
+	Dwarf_Die child;
+	if (depth > MAX_SCOPE_WALK || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_module:
+			if (find_pc_scope(&child, addr, ret, depth + 1))
+				return true;
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_lexical_block:
+		case DW_TAG_entry_point:
+		case DW_TAG_try_block:
+		case DW_TAG_catch_block:
+			if (dwarf_haspc(&child, addr) > 0) {
+				*ret = child;
+				find_pc_scope(&child, addr, ret, depth + 1);
+				return true;
+			}
+			/* A local class's functions lie outside its
+			   function's addresses.  */
+			if (find_pc_scope(&child, addr, ret, depth + 1))
+				return true;
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
+
+/* The chain of scopes at ADDR in CUDIE, innermost first, up to the CU, as
+   dwarf_getscopes_die gives it; 0 when no function has code there.
+   dwarf_getscopes follows an inlined function into its abstract
+   definition, and does not look inside namespaces and classes.  */
+int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes)
+{
+	Dwarf_Die *found = NULL, inner;
+	int n = dwarf_getscopes(cudie, addr, &found);
+	bool have = false;
+	for (int i = 0; i < n && !have; i++)
+		have = is_function_scope(&found[i]);
+	if (have)
+		inner = found[0];
+	else
+		have = find_pc_scope(cudie, addr, &inner, 0);
+	free(found);
+	*scopes = NULL;
+	if (!have)
+		return 0;
+	/* The chain of calls is the concrete one that contains the
+	   innermost scope.  */
+	n = dwarf_getscopes_die(&inner, scopes);
+	return n < 0 ? 0 : n;
+}
+
 /* Describe the frame at PC into a new array; *SCOPES_RET receives the
    scope chain the frames point into (the caller owns it).  */
 static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activation, bool tramp,
@@ -318,24 +811,14 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	bool asm_unit = false;
 	if (base.module && !tramp) {
 		Dwarf_Addr bias;
-		cudie = dwfl_module_addrdie(base.module->dwmod, lookup, &bias);
+		cudie = sg_frame_cudie(t, base.module, lookup, &bias);
 		cu_bias = bias;
 		/* Assembler units describe each alias of a function as a
 		   subprogram of its own; like gdb, name those by the symbol
 		   table (their scopes still serve "info locals").  */
 		asm_unit = cudie && dwarf_srclang(cudie) == DW_LANG_Mips_Assembler;
-		if (cudie) {
-			Dwarf_Die *found = NULL;
-			int n = dwarf_getscopes(cudie, lookup - bias, &found);
-			/* dwarf_getscopes follows an inlined function into its
-			   abstract definition; the chain of calls is the
-			   concrete one that contains the innermost scope.  */
-			if (n > 0)
-				nscopes = dwarf_getscopes_die(&found[0], &scopes);
-			free(found);
-			if (nscopes < 0)
-				nscopes = 0;
-		}
+		if (cudie)
+			nscopes = sg_frame_scopes(cudie, lookup - bias, &scopes);
 	}
 	Dwarf_Addr line_start;
 	Dwarf_Line *row = gdb_row(cudie, lookup - cu_bias, &line_start);

@@ -61,19 +61,24 @@ static bool each_call_site(Dwarf_Die *scope, int depth,
 	return false;
 }
 
-/* The concrete subprogram DIE containing module address ADDR, with its CU.  */
-static bool subprogram_at(struct sg_module *mod, uint64_t addr, Dwarf_Die *ret)
+/* frame.c: the CU around a target address, also without .debug_aranges.
+   (Its place is internal.h.)  */
+Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+			  Dwarf_Addr *bias);
+/* frame.c: the chain of scopes at an address, also in namespaces.  */
+int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
+
+/* The concrete subprogram DIE containing target address ADDR.  */
+static bool subprogram_at(struct sg_target *t, struct sg_module *mod, uint64_t addr, Dwarf_Die *ret)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cudie = dwfl_module_addrdie(mod->dwmod, addr, &bias);
+	Dwarf_Die *cudie = sg_frame_cudie(t, mod, addr, &bias);
 	if (!cudie)
 		return false;
-	Dwarf_Die *scopes = NULL, *chain = NULL;
-	int n = dwarf_getscopes(cudie, addr - bias, &scopes);
-	/* dwarf_getscopes follows inlined calls into their abstract
-	   definitions; the concrete subprogram, which holds the call sites,
-	   is on the chain of DIEs that contain the innermost scope.  */
-	int m = n > 0 ? dwarf_getscopes_die(&scopes[0], &chain) : 0;
+	Dwarf_Die *chain = NULL;
+	/* The concrete subprogram, which holds the call sites, is on the
+	   chain of DIEs that contain the innermost scope.  */
+	int m = sg_frame_scopes(cudie, addr - bias, &chain);
 	bool found = false;
 	for (int i = 0; i < m && !found; i++) {
 		if (dwarf_tag(&chain[i]) == DW_TAG_subprogram) {
@@ -81,7 +86,6 @@ static bool subprogram_at(struct sg_module *mod, uint64_t addr, Dwarf_Die *ret)
 			found = true;
 		}
 	}
-	free(scopes);
 	free(chain);
 	return found;
 }
@@ -160,7 +164,7 @@ static void search_from(struct search *s, uint64_t entry)
 	struct sg_module *mod = sg_target_module_at(s->t, entry);
 	Dwarf_Die sub;
 	Dwarf_Addr bias;
-	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) || !subprogram_at(mod, entry, &sub))
+	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) || !subprogram_at(s->t, mod, entry, &sub))
 		return;
 	Dwarf_Addr saved_bias = s->bias;
 	s->bias = bias;
@@ -315,7 +319,7 @@ static bool find_call_site(struct sg_target *t, uint64_t return_pc, Dwarf_Die *s
 	Dwarf_Addr bias;
 	Dwarf_Die caller;
 	if (!mod || !dwfl_module_getdwarf(mod->dwmod, &bias) ||
-	    !subprogram_at(mod, return_pc - 1, &caller))
+	    !subprogram_at(t, mod, return_pc - 1, &caller))
 		return false;
 	struct find_site fs = { .ret = return_pc - bias };
 	if (!each_call_site(&caller, 0, match_return, &fs))
