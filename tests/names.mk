@@ -1,1 +1,29 @@
 # Included from the top Makefile.am: names tests (gdb parity, issue 11).
+
+# The names of frames (tests/run-names.sh): one C++ source built by g++ and
+# by clang++ (DWARF 5, no .debug_aranges) at -O0 and -O2.  Explicit rules
+# (see BT_FIXTURES in tests/Makefile.inc), so that the user's CXXFLAGS do
+# not override the level each variant is about.  Without clang++ the clang
+# variants are scripts that say so; the test skips them.
+NAMES_FIXTURES = tests/fixtures/names-gcc-O0 tests/fixtures/names-gcc-O2 \
+	tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2
+check_SCRIPTS += $(NAMES_FIXTURES)
+CLEANFILES += $(NAMES_FIXTURES)
+
+tests/fixtures/names-gcc-O0: $(srcdir)/tests/fixtures/sg-names.cc
+	@$(MKDIR_P) tests/fixtures
+	$(AM_V_CXXLD)$(CXX) -O0 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc
+
+tests/fixtures/names-gcc-O2: $(srcdir)/tests/fixtures/sg-names.cc
+	@$(MKDIR_P) tests/fixtures
+	$(AM_V_CXXLD)$(CXX) -O2 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc
+
+tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2: $(srcdir)/tests/fixtures/sg-names.cc
+	@$(MKDIR_P) tests/fixtures
+	$(AM_V_CXXLD)opt=$$(echo '$@' | sed 's/.*-//'); \
+	if command -v clang++ >/dev/null; then \
+		clang++ -$$opt -g -gdwarf-5 -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc; \
+	else printf '#!/bin/sh\necho "no clang++" >&2; exit 77\n' >$@; chmod +x $@; fi
+
+TESTS += tests/run-names.sh
+EXTRA_DIST += tests/fixtures/sg-names.cc tests/run-names.sh
