@@ -1197,37 +1197,129 @@ static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct 
 	put_symbol(p->t, raw, b);
 }
 
-/* The enumerator of ENUM_TYPE whose value is RAW, new string, or NULL.
-   C++ QUALIFIED names it in its scope: the enum's for an enum class, else
-   the enclosing one's, as gdb does.  */
-static char *enumerator_name(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, bool qualified)
+/* What gdb makes of an enum from its enumerators: it reads the enum as
+   signed when one of them is negative, and takes it for a flag enum when
+   each is 0 or a single bit (duplicates allowed), none negative.  */
+struct enum_kind {
+	bool is_signed;
+	bool flags;
+};
+
+/* Enumerator E's value cut to MASK, the enum's size.  Negative by the
+   sign of the enum's underlying type when DWARF names one (GCC writes
+   0x80000000 of an unsigned enum as data4), else by the constant's.  */
+static bool enumerator_value(Dwarf_Die *e, uint64_t mask, int base_signed, uint64_t *ret,
+			     bool *neg)
 {
-	Dwarf_Die full, e;
 	Dwarf_Attribute a;
-	sg_type_complete(t, enum_type, &full);
-	if (dwarf_child(&full, &e) != 0)
-		return NULL;
-	do {
-		Dwarf_Sword ev;
-		if (dwarf_tag(&e) != DW_TAG_enumerator || !dwarf_attr(&e, DW_AT_const_value, &a) ||
-		    dwarf_formsdata(&a, &ev) != 0 || (uint64_t)ev != raw)
-			continue;
-		const char *en = dwarf_diename(&e);
-		char *q = qualified && is_cplus(&full) ? qualified_name(&full) : NULL, *ret;
-		bool scoped = dwarf_attr(&full, DW_AT_enum_class, &a) != NULL;
-		if (q && !scoped) {
-			char *cut = strrchr(q, ':');
-			if (cut)
-				cut[1] = '\0';
-			else
-				q[0] = '\0';
-		}
-		if (asprintf(&ret, "%s%s%s", q ? q : "", q && scoped ? "::" : "", en ? en : "?") < 0)
+	Dwarf_Sword ev;
+	if (dwarf_tag(e) != DW_TAG_enumerator || !dwarf_attr(e, DW_AT_const_value, &a) ||
+	    dwarf_formsdata(&a, &ev) != 0)
+		return false;
+	*ret = (uint64_t)ev & mask;
+	uint64_t sign = (mask >> 1) + 1;
+	*neg = base_signed < 0 ? ev < 0 : base_signed && (*ret & sign);
+	return true;
+}
+
+/* 1 if the enum's underlying type is signed, 0 if unsigned, -1 if DWARF
+   names none.  */
+static int enum_base_signed(Dwarf_Die *full)
+{
+	Dwarf_Die base;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (!die_type(full, &base))
+		return -1;
+	strip(&base, &base);
+	if (dwarf_attr(&base, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+}
+
+/* gdb's prefix of an enumerator of FULL in C++ (QUALIFIED): the enum's
+   scope for an enum class ("Mode::"), else the enclosing one ("ns::").  */
+static char *enumerator_prefix(Dwarf_Die *full, bool qualified)
+{
+	Dwarf_Attribute a;
+	char *q = qualified && is_cplus(full) ? qualified_name(full) : NULL, *ret;
+	if (!q)
+		return strdup("");
+	if (dwarf_attr(full, DW_AT_enum_class, &a)) {
+		if (asprintf(&ret, "%s::", q) < 0)
 			ret = NULL;
 		free(q);
 		return ret;
-	} while (dwarf_siblingof(&e, &e) == 0);
-	return NULL;
+	}
+	char *cut = strrchr(q, ':');
+	if (cut)
+		cut[1] = '\0';
+	else
+		q[0] = '\0';
+	return q;
+}
+
+/* RAW, a value of SIZE bytes of ENUM_TYPE, as gdb writes it: its
+   enumerator's name, or for a flag enum its bits "(A | C | unknown: 0x8)"
+   and "0".  NULL when it is a plain number; *KIND says how to print it.
+   QUALIFIED: names in their C++ scope.  NAME_ONLY: no flag notation.  */
+static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, size_t size,
+		       bool qualified, bool name_only, struct enum_kind *kind)
+{
+	Dwarf_Die full, e;
+	sg_type_complete(t, enum_type, &full);
+	*kind = (struct enum_kind){ .flags = true };
+	uint64_t mask = size && size < 8 ? (UINT64_C(1) << (size * 8)) - 1 : UINT64_MAX;
+	int base_signed = enum_base_signed(&full);
+	const char *match = NULL;
+	bool any = dwarf_child(&full, &e) == 0;
+	for (bool more = any; more; more = dwarf_siblingof(&e, &e) == 0) {
+		uint64_t ev;
+		bool neg;
+		if (!enumerator_value(&e, mask, base_signed, &ev, &neg))
+			continue;
+		if (!match && ev == (raw & mask))
+			match = dwarf_diename(&e);
+		kind->is_signed |= neg;
+		if (neg || (ev & (ev - 1)))
+			kind->flags = false;
+	}
+	kind->flags &= !name_only;
+	if (!match && !kind->flags)
+		return NULL;
+	char *prefix = enumerator_prefix(&full, qualified);
+	struct sg_buf_lite b = { 0 };
+	if (match) {
+		lite_puts(&b, prefix);
+		lite_puts(&b, match);
+	} else if (!(raw & mask)) {
+		lite_puts(&b, "0");
+	} else {
+		/* Each enumerator's bit once, in declaration order.  */
+		uint64_t rest = raw & mask;
+		bool first = true;
+		dwarf_child(&full, &e);
+		for (bool more = any; more; more = dwarf_siblingof(&e, &e) == 0) {
+			uint64_t ev;
+			bool neg;
+			const char *en = dwarf_diename(&e);
+			if (!enumerator_value(&e, mask, base_signed, &ev, &neg) || !(rest & ev))
+				continue;
+			rest &= ~ev;
+			lite_puts(&b, first ? "(" : " | ");
+			lite_puts(&b, prefix);
+			lite_puts(&b, en ? en : "?");
+			first = false;
+		}
+		char tmp[40];
+		if (rest)
+			snprintf(tmp, sizeof(tmp), "%sunknown: 0x%" PRIx64 ")", first ? "(" : " | ", rest);
+		else
+			snprintf(tmp, sizeof(tmp), ")");
+		lite_puts(&b, tmp);
+	}
+	free(prefix);
+	return b.s;
 }
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
@@ -1339,17 +1431,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_error(p, err, b);
 			return;
 		}
-		char *name = p->fmt && p->fmt != 's' ? NULL : enumerator_name(p->t, &t, raw, !p->json);
 		if (p->fmt == 'f' && (size == 4 || size == 8)) {
 			put_float(p, (unsigned char *)&raw, size, b);
 			return;
 		}
-		if (name) {
+		/* JSON: an enumerator's name, else the number (a flag enum's
+		   bits too).  */
+		struct enum_kind kind;
+		char *name = enum_text(p->t, &t, raw, size, !p->json, p->json, &kind);
+		if (name && (!p->fmt || p->fmt == 's')) {
 			put_leaf(p, name, b);
 			free(name);
 			return;
 		}
-		put_int(p, raw, size, false, false, b);
+		free(name);
+		put_int(p, raw, size, kind.is_signed, false, b);
 		return;
 	}
 	case DW_TAG_base_type: {
