@@ -452,9 +452,16 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 			}
 			lite_puts(&b, name);
 			lite_putc(&b, '=');
-			/* gdb's "print frame-arguments scalars": aggregates as "...". */
+			/* gdb's "print frame-arguments scalars": aggregates as "...",
+			   references to them too.  */
 			strip(&type, &stripped);
 			int tag = dwarf_tag(&stripped);
+			Dwarf_Die referred;
+			if ((tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type) &&
+			    die_type(&stripped, &referred)) {
+				strip(&referred, &stripped);
+				tag = dwarf_tag(&stripped);
+			}
 			if (mode == 0 && (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 					  tag == DW_TAG_class_type || tag == DW_TAG_array_type)) {
 				lite_puts(&b, "...");

@@ -1125,8 +1125,9 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 	put_leaf(p, tmp, b);
 }
 
-/* A C++ reference as gdb prints it: "(int &) @0x...: 5" by itself,
-   "@0x..." inside an object; JSON gets the referred value.  */
+/* A C++ reference as gdb prints it: "(int &) @0x...: 5" by itself (TOP),
+   "@0x...: 5" as a variable or frame argument (DEPTH 0), "@0x..." inside
+   an object; JSON gets the referred value.  */
 static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *v, bool top,
 			  int depth, struct sg_buf_lite *b)
 {
@@ -1155,7 +1156,7 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 	}
 	snprintf(tmp, sizeof(tmp), "@0x%" PRIx64, addr);
 	lite_puts(b, tmp);
-	if (top && typed) {
+	if (depth == 0 && typed) {
 		lite_puts(b, ": ");
 		put_value(p, &target, false, depth + 1, b);
 	}
