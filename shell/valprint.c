@@ -965,6 +965,36 @@ static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops
 	put_summary_string(p, summary ? summary : "");
 }
 
+/* Whether a child's NAME is "[N]", N its position: gdb's printers without
+   a display hint name a sequence's elements so (std::list, std::set).  */
+static int check_index(const char *name, struct sg_value *child, void *arg)
+{
+	(void)child;
+	size_t *n = arg;
+	char want[32];
+	snprintf(want, sizeof(want), "[%zu]", *n);
+	if (!name || strcmp(name, want)) {
+		*n = SIZE_MAX;
+		return SG_CB_ABORT;
+	}
+	++*n;
+	return SG_CB_OK;
+}
+
+/* JSON: whether the children of VALUE, which has no display hint, are a
+   sequence's elements "[0]", "[1]" ... (an empty one too), which JSON
+   writes as an array; else they are members (std::tuple's "[1]",
+   std::bitset's set bits, std::optional's "[contained value]").  */
+static bool indexed_children(struct printer *p, const struct sg_reader_ops *ops, void *arg,
+			     struct sg_value *value)
+{
+	size_t n = 0;
+	struct sg_error *err = ops->children(p->sh->session, value, p->limit + 1, check_index, &n,
+					     arg);
+	sg_error_destroy(err);
+	return n != SIZE_MAX;
+}
+
 /* VALUE as its reader ENTRY gives it.  */
 static void put_reader_value(struct printer *p, const struct sg_registry_entry *entry,
 			     struct sg_value *value, int depth, struct sg_buf_lite *b)
@@ -988,9 +1018,11 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 		/* Text: the children go after " = " only when there are some,
 		   so they are written aside first.  JSON: always a container. */
 		struct sg_buf_lite kb = { 0 };
-		struct child_print c = { p, depth, &kb, { 0 }, 0, ops->hint == SG_HINT_NONE,
-					 ops->hint == SG_HINT_MAP };
-		nest_open(p, &c.nest, ops->hint == SG_HINT_NONE ? NEST_STRUCT
+		bool named = ops->hint == SG_HINT_NONE;
+		if (named && p->json && indexed_children(p, ops, entry->arg, value))
+			named = false;
+		struct child_print c = { p, depth, &kb, { 0 }, 0, named, ops->hint == SG_HINT_MAP };
+		nest_open(p, &c.nest, named ? NEST_STRUCT
 				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
 		if (c.map && c.n % 2 && p->json) {
