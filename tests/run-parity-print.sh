@@ -1,0 +1,147 @@
+#!/bin/bash
+# print parity with gdb (issue 11): flag enums in C++ and C, types spelled
+# in the language of the frame a value comes from, reference arguments in
+# info args and frame lines, and sequences as JSON arrays.
+. "$top_srcdir/tests/test-subr.sh"
+
+# Both sides' output without the thread switch notice, which gdb words
+# with the thread's pthread_t.
+drop_switch() {
+	printf '%s\n' "$1" | grep -v '^\[Switching to thread'
+}
+
+# compare PID DESCRIPTION COMMAND...: spyglass and gdb line for line.
+compare() {
+	local pid=$1 desc=$2
+	shift 2
+	sg_cmds "$pid" "$@"
+	ok $STATUS "$desc: the commands succeed${ERR:+: $ERR}"
+	if have_gdb; then
+		local mine
+		mine=$(drop_switch "$OUT")
+		gdb_batch "$pid" "$@"
+		is "$mine" "$(drop_switch "$GDB_OUT")" "$desc: as gdb prints them"
+	else
+		skip "gdb not installed"
+	fi
+}
+
+start_fixture "$FIXTURES/sg-parity" || exit 1
+pid=$FIXTURE_PID
+
+# ---- flag enums ----
+enums=(g_f_ac g_f_b g_f_zero g_f_unknown g_f_only_unknown g_cf_ac g_cf_zero g_cf_unknown
+       g_m_none g_m_both g_m_part g_m_unknown g_seq_3 g_seq_7 g_neg_3 g_neg_minus g_mode_5
+       g_perm)
+cmds=()
+for v in "${enums[@]}"; do
+	cmds+=("print $v")
+done
+cmds+=('print/x g_f_ac' 'print/d g_neg_minus' 'print (Seq)-1' 'print (Neg)-5' 'output g_f_unknown' 'echo \n')
+sg_cmds "$pid" "${cmds[@]}"
+expect='$1 = (F_A | F_C)
+$2 = F_B
+$3 = 0
+$4 = (F_A | unknown: 0x8)
+$5 = (unknown: 0x30)
+$6 = (CFlags::A | CFlags::C)
+$7 = 0
+$8 = (CFlags::B | unknown: 0x40)
+$9 = M_NONE
+$10 = 15
+$11 = 1
+$12 = 28
+$13 = S3
+$14 = 7
+$15 = 3
+$16 = N_MINUS
+$17 = (Mode::On | unknown: 0x1)
+$18 = (ns::R | ns::X)
+$19 = 0x5
+$20 = -1
+$21 = 4294967295
+$22 = -5
+(F_A | unknown: 0x8)'
+is "$OUT" "$expect" "flag enums: bits by name, unknown bits in hex, 0; others as numbers"
+compare "$pid" "C++ enums" "${cmds[@]}"
+
+sg -p "$pid" --json -ex 'print g_f_ac' -ex 'print g_f_b' -ex 'print g_cf_zero' -ex 'print g_neg_minus'
+is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '5 "F_B" 0 "N_MINUS" ' \
+	"JSON: an enumerator is its name, a flag enum's bits their number"
+
+# ---- types in the frame's language ----
+# Thread 1 waits in code without DWARF: no language, and gdb -p keeps C
+# until a frame with one is selected.  by_ref and park are C++.
+compare "$pid" "types in each frame's language" \
+	'print g_ppt' 'print &g_job' 'whatis g_ppt' 'print g_rpt' 'thread 2' 'frame 2' \
+	'print g_ppt' 'print &g_job.at' 'print g_rpt' 'print &pt' 'whatis g_ppt' 'frame 1' \
+	'print g_pjob' 'output g_ppt' 'echo \n'
+like "$OUT" $'^\\$1 = \\(struct Point \\*\\) 0x[0-9a-f]+ <g_pt>\n' \
+	"a frame without a language: C's spelling, as gdb -p"
+like "$OUT" $'\n\\$5 = \\(Point \\*\\) 0x[0-9a-f]+ <g_pt>\n' "a C++ frame: C++'s spelling"
+sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'print g_ppt'
+is "$(printf '%s\n' "$OUT" | tail -1 | jq -r .type)" "Point *" "JSON: the type in the frame's language"
+
+# ---- references ----
+# bt with "print frame-arguments" scalars (a reference to a struct is
+# "..."), all and none; info args; print of each argument.
+compare "$pid" "reference arguments" \
+	'thread 2' 'bt' 'frame 2' 'info args' 'print job' 'print count' 'print fn' 'print pt' \
+	'print f' 'print g_ri' 'frame 3' 'info locals' 'set print frame-arguments all' 'bt' \
+	'set print frame-arguments none' 'bt'
+like "$OUT" $'\njob = @0x[0-9a-f]+: \\{id = 0, name = 0x[0-9a-f]+ "zero", at = \\{x = 5, y = 6\\}\\}\n' \
+	"info args: a reference shows its address and the object"
+like "$OUT" 'by_ref \(job=\.\.\., count=@0x[0-9a-f]+: 9, fn=@0x[0-9a-f]+: \{int \(int\)\} 0x[0-9a-f]+ <twice\(int\)>, pt=\.\.\., f=\(F_B \| F_C\)\)' \
+	"frame line: references to scalars and functions dereferenced, to structs ..."
+sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'info args'
+is "$(printf '%s\n' "$OUT" | tail -1 | jq -c '[.args[] | .value | if type == "string" then test("^0x") else . end]')" \
+	'[{"id":0,"name":"zero","at":{"x":5,"y":6}},9,true,{"x":3,"y":4},6]' \
+	"JSON: a reference argument is what it refers to (a function's address)"
+
+# ---- JSON shapes of containers ----
+if command -v jq >/dev/null; then
+	sg -p "$pid" --json -ex 'print g_list' -ex 'print g_list_empty' -ex 'print g_flist' \
+		-ex 'print g_set' -ex 'print g_mset' -ex 'print g_uset' -ex 'print g_umset' \
+		-ex 'print g_map' -ex 'print g_umap' -ex 'print g_tup'
+	ok $STATUS "JSON prints of containers succeed${ERR:+: $ERR}"
+	got=$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')
+	is "$got" '[1,2,3] [] [4,5] [1,2,3] [1,2,2] [9] [8,8] [{"key":1,"value":10},{"key":2,"value":20}] [{"key":3,"value":30}] {"[1]":1,"[2]":99} ' \
+		"JSON: lists and sets are arrays, maps arrays of pairs, a tuple an object"
+	# The text keeps gdb's [N] = notation.
+	is "$(printf '%s\n' "$OUT" | head -1 | jq -r .text)" \
+		'std::__cxx11::list = {[0] = 1, [1] = 2, [2] = 3}' "JSON: the text of a list as gdb writes it"
+else
+	skip "jq not installed"
+	skip "jq not installed"
+	skip "jq not installed"
+fi
+check_running "$pid" "target runs"
+stop_fixture "$pid"
+
+# libc++'s node containers, when clang++ with libc++ built the fixture.
+# The make rule installs a shell stub when it cannot build it.
+if [ "$(head -c 2 "$FIXTURES/sg-libcxx")" = "#!" ] || ! command -v jq >/dev/null; then
+	skip "no libc++ fixture or no jq"
+else
+	start_fixture "$FIXTURES/sg-libcxx" "$testdir/libcxx.expected" || exit 1
+	lpid=$FIXTURE_PID
+	sg -p "$lpid" --json -ex 'print g_l' -ex 'print g_el' -ex 'print g_set' -ex 'print g_mset' \
+		-ex 'print g_us' -ex 'print g_ums' -ex 'print g_map'
+	got=$(printf '%s\n' "$OUT" | jq -c '.value | if type == "array" and (.[0] | type) == "number" then sort else . end' | tr '\n' ' ')
+	is "$got" '[1,2,3] [] [1,2,3] [1,2,2] [1,2,3] [4,4] [{"key":1,"value":"one"},{"key":2,"value":"two"}] ' \
+		"libc++ JSON: lists and sets are arrays, a map an array of pairs"
+	stop_fixture "$lpid"
+fi
+
+# ---- C ----
+start_fixture "$FIXTURES/sg-parity-c" || exit 1
+cpid=$FIXTURE_PID
+compare "$cpid" "C enums and types" \
+	'print g_f_ac' 'print g_f_zero' 'print g_f_unknown' 'print g_tri_5' 'print g_seq_5' \
+	'print g_seq_minus' 'print g_ppt' 'bt' 'frame 1' 'info args' 'print g_ppt' 'print f'
+like "$OUT" $'\n\\$4 = \\(T1 \\| unknown: 0x4\\)\n\\$5 = 5\n\\$6 = 4294967295\n' \
+	"C: 0, 1, 2 are flags, 0 to 3 are not; an enum without negatives is unsigned"
+like "$OUT" $'\np = 0x[0-9a-f]+ <g_pt>\nf = \\(F_A \\| F_B\\)\n' "C: info args"
+check_running "$cpid" "C target runs"
+stop_fixture "$cpid"
+done_testing
