@@ -358,6 +358,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		      struct sg_buf_lite *b);
 static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 		      struct sg_buf_lite *b);
+static void put_enum_bits(struct printer *p, Dwarf_Die *enum_type, uint64_t val, uint64_t bits,
+			  uint64_t size, struct sg_buf_lite *b);
 
 /* An integer of SIZE bytes in print's format: x o t z d u c a, or the
    type's own notation (IS_CHAR: 97 'a').  */
@@ -756,6 +758,10 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				/* Formats see the member's type: its size for /z,
 				   a float of its size for /f.  */
 				uint64_t tsize = type_size(&mt);
+				if (dwarf_tag(&st) == DW_TAG_enumeration_type && (!p->fmt || p->fmt == 's')) {
+					put_enum_bits(p, &st, val, bit_size, tsize, b);
+					continue;
+				}
 				if (p->fmt == 'f' && (tsize == 4 || tsize == 8))
 					put_float(p, (unsigned char *)&val, tsize, b);
 				else if (enc == DW_ATE_boolean && !p->fmt)
@@ -1353,6 +1359,25 @@ static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, 
 	}
 	free(prefix);
 	return b.s;
+}
+
+/* A bit field of enum type ENUM_TYPE (SIZE bytes): BITS wide, signed
+   when an enumerator is negative, as gdb reads it; then as any enum.  */
+static void put_enum_bits(struct printer *p, Dwarf_Die *enum_type, uint64_t val, uint64_t bits,
+			  uint64_t size, struct sg_buf_lite *b)
+{
+	struct enum_kind kind;
+	char *name = enum_text(p->t, enum_type, val, size, !p->json, p->json, &kind);
+	if (kind.is_signed && bits && bits < 64 && (val >> (bits - 1)) & 1) {
+		free(name);
+		val |= ~((UINT64_C(1) << bits) - 1);
+		name = enum_text(p->t, enum_type, val, size, !p->json, p->json, &kind);
+	}
+	if (name)
+		put_leaf(p, name, b);
+	else
+		put_int(p, val, size && size < 8 ? size : 8, kind.is_signed, false, b);
+	free(name);
 }
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,

@@ -69,6 +69,10 @@ sg -p "$pid" --json -ex 'print g_f_ac' -ex 'print g_f_b' -ex 'print g_cf_zero' -
 is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '5 "F_B" 0 "N_MINUS" ' \
 	"JSON: an enumerator is its name, a flag enum's bits their number"
 
+compare "$pid" "enums in bit fields" 'print g_bits' 'print g_bits2' 'print/x g_bits' 'print/d g_bits'
+like "$OUT" $'^\\$1 = \\{f = \\(F_A \\| F_C\\), s = S2, m = Small::M, u = 3\\}\n\\$2 = \\{f = \\(F_A \\| unknown: 0x8\\), s = 7, m = 0, u = 1\\}\n' \
+	"enum bit fields by name, a signed one sign-extended"
+
 # ---- types in the frame's language ----
 # Thread 1 waits in code without DWARF: no language, and gdb -p keeps C
 # until a frame with one is selected.  by_ref and park are C++.
