@@ -589,7 +589,8 @@ static const char *die_function_name(struct sg_target *t, Dwarf_Die *fn)
    and the name as the compiler wrote them.  The two agree except where the
    compiler wrote a path relative to the compilation directory that climbs
    out of it ("../sysdeps/unix/sysv/linux/clock_nanosleep.c" under
-   "./time"): there gdb leaves the compilation directory out.  */
+   "./time"), and the unit's own file: there gdb leaves the compilation
+   directory out.  */
 static const char *display_path(Dwarf_Die *cudie, const char *path)
 {
 	if (!path)
@@ -598,8 +599,15 @@ static const char *display_path(Dwarf_Die *cudie, const char *path)
 	const char *comp_dir = cudie && dwarf_attr(cudie, DW_AT_comp_dir, &attr)
 		? dwarf_formstring(&attr) : NULL;
 	size_t len = comp_dir ? strlen(comp_dir) : 0;
-	if (len && !strncmp(path, comp_dir, len) && path[len] == '/' &&
-	    !strncmp(path + len + 1, "../", 3))
+	if (!len || strncmp(path, comp_dir, len) != 0 || path[len] != '/')
+		return path;
+	if (!strncmp(path + len + 1, "../", 3))
+		return path + len + 1;
+	/* The unit's own source, compiled by a relative name ("gcc x.c"):
+	   gdb shows it by that name, as DW_AT_name has it, when the
+	   compilation directory is absolute.  */
+	const char *name = dwarf_diename(cudie);
+	if (comp_dir[0] == '/' && name && name[0] != '/' && !strcmp(path + len + 1, name))
 		return path + len + 1;
 	return path;
 }

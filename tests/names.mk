@@ -10,9 +10,12 @@ NAMES_FIXTURES = tests/fixtures/names-gcc-O0 tests/fixtures/names-gcc-O2 \
 check_SCRIPTS += $(NAMES_FIXTURES)
 CLEANFILES += $(NAMES_FIXTURES)
 
+# The -O0 builds compile the source by its relative name, as "g++ x.cc"
+# does, from its folder: gdb shows such a file as "sg-names.cc".
 tests/fixtures/names-gcc-O0: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
-	$(AM_V_CXXLD)$(CXX) -O0 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc
+	$(AM_V_CXXLD)out=$$(pwd)/$@; cd $(srcdir)/tests/fixtures && \
+		$(CXX) -O0 -g -pthread -o "$$out" sg-names.cc
 
 tests/fixtures/names-gcc-O2: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
@@ -20,9 +23,12 @@ tests/fixtures/names-gcc-O2: $(srcdir)/tests/fixtures/sg-names.cc
 
 tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
-	$(AM_V_CXXLD)opt=$$(echo '$@' | sed 's/.*-//'); \
+	$(AM_V_CXXLD)opt=$$(echo '$@' | sed 's/.*-//'); out=$$(pwd)/$@; \
 	if command -v clang++ >/dev/null; then \
-		clang++ -$$opt -g -gdwarf-5 -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc; \
+		if [ "$$opt" = O0 ]; then \
+			(cd $(srcdir)/tests/fixtures && \
+			 clang++ -O0 -g -gdwarf-5 -pthread -o "$$out" sg-names.cc); \
+		else clang++ -$$opt -g -gdwarf-5 -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc; fi; \
 	else printf '#!/bin/sh\necho "no clang++" >&2; exit 77\n' >$@; chmod +x $@; fi
 
 TESTS += tests/run-names.sh
