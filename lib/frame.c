@@ -78,7 +78,7 @@ static int cmp_cu_range(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-#define MAX_CU_RANGES (1 << 22)
+#define MAX_CU_RANGES (1 << 20)
 
 /* The ranges of every compilation unit of DW, from the units' own
    DW_AT_low_pc/high_pc or DW_AT_ranges.  */
@@ -242,8 +242,10 @@ static bool is_cxx(Dwarf_Die *die)
 {
 	Dwarf_Die cu;
 	int lang = dwarf_diecu(die, &cu, NULL, NULL) ? dwarf_srclang(&cu) : -1;
+	/* 0x2a and 0x2b: C++17 and C++20, which DWARF 6 adds.  */
 	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
-	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
+	       lang == 0x2a || lang == 0x2b;
 }
 
 #define MAX_NAME_SCOPES 32
