@@ -19,8 +19,9 @@
 # - thread apply all bt -u cfi: the function names of each thread;
 # - info locals and info args in the first frames of each thread whose
 #   backtrace names agree with gdb's up to that frame;
-# - print and whatis of every global, ptype of every type the generator
-#   made.  "$N = " is compared as "$ = ": each value is its own item, and a
+# - print and whatis of every global, print of parts of them (members,
+#   elements, formats: gen's "cmd" lines), ptype of every type the
+#   generator made.  "$N = " is compared as "$ = ": each value is its own item, and a
 #   print one side refuses would shift the other's history numbers.  The
 #   lines of one item are compared as one (a ptype is one record).
 # Both sides' stdout and stderr, as one stream.
@@ -249,6 +250,13 @@ dt_diff_vars() {
 	[ -e "$g" ] || : >"$g"
 	[ -e "$s" ] || : >"$s"
 	cmp -s "$g" "$s" && return 0
+	# A side that is one message ("No locals.", "No symbol table info
+	# available."): one record for the item, the other side joined.
+	if grep -qx 'No [a-z ]*\.' "$g" || grep -qx 'No [a-z ]*\.' "$s"; then
+		printf '%s\t%s: gdb: %s || sg: %s\n' "$ctx" "$kind" "$(awk 'NR > 1 { printf " ;; " } { printf "%s", $0 }' "$g")" \
+			"$(awk 'NR > 1 { printf " ;; " } { printf "%s", $0 }' "$s")" >>"$dt_dir/records"
+		return 0
+	fi
 	awk -v kind="$kind" -v ctx="$ctx" '
 	function key(line,   k) {
 		k = line
@@ -342,6 +350,11 @@ dt_run() {
 	done < <(awk '$1 == "global" { print $2 }' "$w/meta")
 	k=0
 	while read -r t; do
+		cmds+=("@@expr-$k" "$t")
+		k=$((k + 1))
+	done < <(sed -n 's/^cmd //p' "$w/meta")
+	k=0
+	while read -r t; do
 		cmds+=("@@ptype-$k" "ptype $t")
 		k=$((k + 1))
 	done < <(sed -n 's/^type //p' "$w/meta")
@@ -359,7 +372,7 @@ dt_run() {
 			dt_n_locals=$((dt_n_locals + $(grep -c ' = ' "$f")))
 			dt_diff_vars "$kind" "$f" "$w/s2/$base" "$ctx ${base#*-}"
 			;;
-		print | whatis | ptype)
+		print | whatis | ptype | expr)
 			# One record per item: its lines joined by " ;; ".
 			for x in "$f" "$w/s2/$base"; do
 				[ -e "$x" ] || : >"$x"
@@ -370,7 +383,8 @@ dt_run() {
 				dt_diff "$kind" "$f.j" "$w/s2/$base.j" "$ctx $(sed -n "$((${base#*-} + 1))p" <(sed -n 's/^type //p' "$w/meta"))"
 			else
 				dt_n_values=$((dt_n_values + 1))
-				dt_diff "$kind" "$f.j" "$w/s2/$base.j" "$ctx ${base#*-}"
+				[ "$kind" = expr ] && kind="print"
+				dt_diff "$kind" "$f.j" "$w/s2/$base.j" "$ctx $([ "${base%%-*}" = expr ] && sed -n "$((${base#*-} + 1))p" <(sed -n 's/^cmd //p' "$w/meta") || echo "${base#*-}")"
 			fi
 			;;
 		esac

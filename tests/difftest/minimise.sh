@@ -65,7 +65,7 @@ while [ "$n" -gt 1 ] && still -f "$f" -n $((n - 1)) -t "$t" -g "$g"; do
 	n=$((n - 1))
 done
 [ "$g" -gt 0 ] && still -f "$f" -n "$n" -t "$t" -g 0 && g=0
-for ((bit = 0; bit < 22; bit++)); do
+for ((bit = 0; bit < 26; bit++)); do
 	((f & (1 << bit))) || continue
 	still -f $((f & ~(1 << bit))) -n "$n" -t "$t" -g "$g" && f=$((f & ~(1 << bit)))
 done
