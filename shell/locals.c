@@ -11,6 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* valprint.c: X as a frame line shows it (SUMMARY: "print
+   frame-arguments scalars").  Here until shell/data.h, which another
+   change owns, declares it.  */
+struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
+				  bool summary, char **ret);
+
 /* Where the selected frame's variables live: registers, CFA, frame base. */
 struct frame_ctx {
 	struct sg_target *t;
@@ -418,6 +424,22 @@ void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t leve
 	frame_scope_close(&fs);
 }
 
+/* Whether TYPE, or what it refers to, is an aggregate: a frame line under
+   "print frame-arguments scalars" shows no more of it than "...".  */
+static bool is_aggregate_arg(Dwarf_Die *type)
+{
+	Dwarf_Die st, referred;
+	strip(type, &st);
+	int tag = dwarf_tag(&st);
+	if ((tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type) &&
+	    die_type(&st, &referred)) {
+		strip(&referred, &st);
+		tag = dwarf_tag(&st);
+	}
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_array_type;
+}
+
 char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level)
 {
 	/* gdb's "set print frame-arguments": scalars (0), all, none, presence. */
@@ -434,7 +456,7 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 	if (dwarf_child(&fs.chain[fs.fn], &child) == 0) {
 		do {
 			const char *name = dwarf_diename(&child);
-			Dwarf_Die type, stripped;
+			Dwarf_Die type;
 			if (dwarf_tag(&child) != DW_TAG_formal_parameter || !name || !die_type(&child, &type))
 				continue;
 			if (mode == 3) {	/* presence: "..." for all of them */
@@ -452,21 +474,6 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 			}
 			lite_puts(&b, name);
 			lite_putc(&b, '=');
-			/* gdb's "print frame-arguments scalars": aggregates as "...",
-			   references to them too.  */
-			strip(&type, &stripped);
-			int tag = dwarf_tag(&stripped);
-			Dwarf_Die referred;
-			if ((tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type) &&
-			    die_type(&stripped, &referred)) {
-				strip(&referred, &stripped);
-				tag = dwarf_tag(&stripped);
-			}
-			if (mode == 0 && (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-					  tag == DW_TAG_class_type || tag == DW_TAG_array_type)) {
-				lite_puts(&b, "...");
-				continue;
-			}
 			struct val v = { .type = type };
 			char *text = NULL;
 			err = locate(&fs.fc, &child, &v);
@@ -476,12 +483,14 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 				lite_puts(&b, "@entry=");
 			}
 			if (err) {
+				/* gdb: "..." for an aggregate even then.  */
 				sg_error_destroy(err);
-				text = strdup("<optimized out>");
+				text = strdup(mode == 0 && is_aggregate_arg(&type) ? "..."
+										    : "<optimized out>");
 			} else {
 				struct xval x = { .v = v };
-				if ((err = format_value(sh, fs.fc.t, &x, 0, false, fs.fc.cplus, false,
-							&text))) {
+				if ((err = format_frame_arg(sh, fs.fc.t, &x, fs.fc.cplus, mode == 0,
+							    &text))) {
 					text = fault_text(err);
 					sg_error_destroy(err);
 				}

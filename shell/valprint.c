@@ -162,6 +162,13 @@ struct printer {
 	bool cplus;		/* types in C++'s spelling (the frame's language) */
 	uint64_t values;	/* values printed so far, against MAX_VALUES */
 	bool merge;		/* JSON: the next aggregate is an anonymous member */
+	/* gdb's summary mode (print frame-arguments scalars), text only: a
+	   typed reader's children are "{...}", other aggregates "...".  */
+	bool summary;
+	/* A frame line under "set print pretty": flat, but for the
+	   children of typed readers that are not arrays, which gdb breaks
+	   into lines, indented as if two levels deep.  */
+	bool frame_pretty;
 };
 
 /* ---- structure: one walk prints gdb's text, pretty or not, or JSON ----
@@ -360,6 +367,8 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 		      struct sg_buf_lite *b);
 static void put_enum_bits(struct printer *p, Dwarf_Die *enum_type, uint64_t val, uint64_t bits,
 			  uint64_t size, struct sg_buf_lite *b);
+static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
+			    struct sg_buf_lite *b);
 
 /* An integer of SIZE bytes in print's format: x o t z d u c a, or the
    type's own notation (IS_CHAR: 97 'a').  */
@@ -888,6 +897,16 @@ static void put_more(struct printer *p, struct sg_buf_lite *b)
 	lite_puts(b, "...");
 }
 
+/* A reader's child; in a frame line, flat whatever its parent is.  */
+static void put_child_value(struct child_print *c, const struct val *cv)
+{
+	bool pretty = c->p->pretty;
+	if (c->p->frame_pretty)
+		c->p->pretty = false;
+	put_value(c->p, cv, false, c->depth + 1, c->b);
+	c->p->pretty = pretty;
+}
+
 static int print_child(const char *name, struct sg_value *child, void *arg)
 {
 	struct child_print *c = arg;
@@ -904,10 +923,10 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 		/* Keys and values alternate: "[key] = value".  */
 		if (c->n++ % 2 == 0) {
 			nest_key(c->p, &c->nest, c->b);
-			put_value(c->p, &cv, false, c->depth + 1, c->b);
+			put_child_value(c, &cv);
 			nest_value(c->p, c->b);
 		} else {
-			put_value(c->p, &cv, false, c->depth + 1, c->b);
+			put_child_value(c, &cv);
 			nest_pair_end(c->p);
 		}
 		return SG_CB_OK;
@@ -915,7 +934,7 @@ static int print_child(const char *name, struct sg_value *child, void *arg)
 	c->n++;
 	/* No display hint: gdb prints "name = value".  */
 	nest_item(c->p, &c->nest, c->named ? name : NULL, c->b);
-	put_value(c->p, &cv, false, c->depth + 1, c->b);
+	put_child_value(c, &cv);
 	return SG_CB_OK;
 }
 
@@ -971,6 +990,14 @@ static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops
 	put_summary_string(p, summary ? summary : "");
 }
 
+static int count_child(const char *name, struct sg_value *child, void *arg)
+{
+	(void)name;
+	(void)child;
+	++*(size_t *)arg;
+	return SG_CB_OK;
+}
+
 /* Whether a child's NAME is "[N]", N its position: gdb's printers without
    a display hint name a sequence's elements so (std::list, std::set).  */
 static int check_index(const char *name, struct sg_value *child, void *arg)
@@ -1020,6 +1047,16 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 	else if (p->json && !kids)
 		put_reader_string(p, ops, entry->arg, value, summary);
 	free(summary);
+	if (kids && p->summary) {
+		/* gdb's summary mode: "{...}" for children, if any.  */
+		size_t n = 0;
+		err = ops->children(p->sh->session, value, 1, count_child, &n, entry->arg);
+		if (err)
+			put_error(p, err, b);
+		else if (n)
+			lite_puts(b, summary_len ? " = {...}" : "{...}");
+		return;
+	}
 	if (kids) {
 		/* Text: the children go after " = " only when there are some,
 		   so they are written aside first.  JSON: always a container. */
@@ -1028,6 +1065,13 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 		if (named && p->json && indexed_children(p, ops, entry->arg, value))
 			named = false;
 		struct child_print c = { p, depth, &kb, { 0 }, 0, named, ops->hint == SG_HINT_MAP };
+		bool pretty = p->pretty;
+		int level = p->level;
+		if (p->frame_pretty && ops->hint != SG_HINT_ARRAY) {
+			p->pretty = true;
+			if (!p->level)
+				p->level = 2;
+		}
 		nest_open(p, &c.nest, named ? NEST_STRUCT
 				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
 		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
@@ -1044,6 +1088,8 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 			err = NULL;
 		}
 		nest_close(p, &c.nest, &kb);
+		p->pretty = pretty;
+		p->level = level;
 		/* Without a summary gdb prints the children alone.  */
 		const char *eq = summary_len ? " = " : "";
 		if (err) {
@@ -1182,6 +1228,20 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 			put_value(p, &target, false, depth + 1, b);
 		else
 			sg_out_hex(p->json, take_key(p), addr);
+		return;
+	}
+	/* gdb's printers see through references: a value with a typed
+	   reader prints as itself, without "(T &) @0x...: ".  In summary
+	   mode a reference to any other aggregate is "..." as the object.  */
+	Dwarf_Die st;
+	strip(&target.type, &st);
+	int ttag = typed ? dwarf_tag(&st) : 0;
+	bool aggregate = ttag == DW_TAG_structure_type || ttag == DW_TAG_class_type ||
+			 ttag == DW_TAG_union_type;
+	if (aggregate && !p->raw && put_with_reader(p, &st, &target, depth + 1, b))
+		return;
+	if (p->summary && (aggregate || ttag == DW_TAG_array_type)) {
+		lite_puts(b, "...");
 		return;
 	}
 	char tmp[40];
@@ -1405,10 +1465,16 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	case DW_TAG_union_type:
 		if (!p->raw && v->lvalue && put_with_reader(p, &t, v, depth, b))
 			return;
-		put_aggregate(p, &t, v, depth, b);
+		if (p->summary)
+			lite_puts(b, "...");
+		else
+			put_aggregate(p, &t, v, depth, b);
 		return;
 	case DW_TAG_array_type:
-		put_array(p, &t, v, depth, b);
+		if (p->summary)
+			lite_puts(b, "...");
+		else
+			put_array(p, &t, v, depth, b);
 		return;
 	case DW_TAG_pointer_type: {
 		if (v->synthetic_ptr) {
@@ -1710,6 +1776,31 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 		put_value(&p, &x->v, top, 0, &b);
 	*ret = b.s ? b.s : strdup("");
 	return NULL;
+}
+
+/* X as a frame line shows an argument: on one line whatever "print
+   pretty" says, and with SUMMARY (gdb's "print frame-arguments scalars")
+   scalars in full, a value with a typed reader as its summary and
+   "{...}", other aggregates (and references to them) as "...".  Declared
+   here and in locals.c until shell/data.h (owned by another change)
+   declares it.  */
+struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
+				  bool summary, char **ret);
+struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
+				  bool summary, char **ret)
+{
+	struct printer p;
+	printer_init(&p, sh, t, 0, false, cplus);
+	p.summary = summary;
+	p.frame_pretty = p.pretty;
+	p.pretty = false;
+	struct sg_error *err = probe_value(t, x);
+	if (err)
+		return err;
+	struct sg_buf_lite b = { 0 };
+	put_value(&p, &x->v, false, 0, &b);
+	*ret = b.s ? b.s : strdup("");
+	return *ret ? NULL : &sg_enomem;
 }
 
 /* X as the JSON member KEY of OUT: structs are objects, arrays and

@@ -91,12 +91,17 @@ is "$(printf '%s\n' "$OUT" | tail -1 | jq -r .type)" "Point *" "JSON: the type i
 # "..."), all and none; info args; print of each argument.
 compare "$pid" "reference arguments" \
 	'thread 2' 'bt' 'frame 2' 'info args' 'print job' 'print count' 'print fn' 'print pt' \
-	'print f' 'print g_ri' 'frame 3' 'info locals' 'set print frame-arguments all' 'bt' \
-	'set print frame-arguments none' 'bt'
+	'print f' 'print g_ri' 'frame 3' 'info locals' 'info args' 'print l' 'print rh' 'print g_holder' \
+	'print/r rh' 'set print frame-arguments all' 'bt' 'set print pretty on' 'bt' \
+	'set print pretty off' 'set print frame-arguments none' 'bt'
 like "$OUT" $'\njob = @0x[0-9a-f]+: \\{id = 0, name = 0x[0-9a-f]+ "zero", at = \\{x = 5, y = 6\\}\\}\n' \
 	"info args: a reference shows its address and the object"
 like "$OUT" 'by_ref \(job=\.\.\., count=@0x[0-9a-f]+: 9, fn=@0x[0-9a-f]+: \{int \(int\)\} 0x[0-9a-f]+ <twice\(int\)>, pt=\.\.\., f=\(F_B \| F_C\)\)' \
 	"frame line: references to scalars and functions dereferenced, to structs ..."
+like "$OUT" 'with_readers \(v=std::vector of length 2, capacity 2 = \{\.\.\.\}, ev=std::vector of length 0, capacity 0, s="x", l=std::__cxx11::list = \{\.\.\.\}, h=\.\.\., rh=\.\.\.\)' \
+	"frame line: summaries of values with readers, {...} for their elements"
+like "$OUT" $'\nl = std::__cxx11::list = \\{\\[0\\] = 1, \\[1\\] = 2, \\[2\\] = 3\\}\nh = \\{v = std::vector of length 2, capacity 2 = \\{1, 2\\}, s = "str", i = @0x[0-9a-f]+\\}\n' \
+	"references to values with readers print those values alone"
 sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'info args'
 is "$(printf '%s\n' "$OUT" | tail -1 | jq -c '[.args[] | .value | if type == "string" then test("^0x") else . end]')" \
 	'[{"id":0,"name":"zero","at":{"x":5,"y":6}},9,true,{"x":3,"y":4},6]' \
