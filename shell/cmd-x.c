@@ -1,164 +1,12 @@
-/* "x/NFU ADDR": examine memory as gdb does, and the small address
-   expressions it takes until typed expressions arrive.  */
+/* "x/NFU EXPR": examine memory as gdb does.  EXPR is any expression
+   (shell_eval_address in expr.c).  */
 #include <config.h>
 #include "shell.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- address expressions ---- */
-
-struct parser {
-	struct shell *sh;
-	const char *p;
-};
-
-static void skip_blanks(struct parser *ps)
-{
-	while (isspace((unsigned char)*ps->p))
-		ps->p++;
-}
-
-static struct sg_error *parse_term(struct parser *ps, uint64_t *ret);
-
-static struct sg_error *parse_sum(struct parser *ps, uint64_t *ret)
-{
-	uint64_t v;
-	struct sg_error *err = parse_term(ps, &v);
-	if (err)
-		return err;
-	for (;;) {
-		skip_blanks(ps);
-		char op = *ps->p;
-		if (op != '+' && op != '-')
-			break;
-		ps->p++;
-		uint64_t w;
-		err = parse_term(ps, &w);
-		if (err)
-			return err;
-		v = op == '+' ? v + w : v - w;
-	}
-	*ret = v;
-	return NULL;
-}
-
-static bool symbol_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == ':' || c == '.' || c == '$' ||
-	       c == '@';
-}
-
-static struct sg_error *parse_term(struct parser *ps, uint64_t *ret)
-{
-	skip_blanks(ps);
-	const char *start = ps->p;
-	if (*ps->p == '(') {
-		ps->p++;
-		struct sg_error *err = parse_sum(ps, ret);
-		if (err)
-			return err;
-		skip_blanks(ps);
-		if (*ps->p != ')')
-			return sg_error_format(SG_ERROR_USAGE, "missing ')' in \"%s\"", start);
-		ps->p++;
-		return NULL;
-	}
-	if (*ps->p == '*') {
-		ps->p++;
-		uint64_t addr;
-		struct sg_error *err = parse_term(ps, &addr);
-		if (err)
-			return err;
-		struct sg_target *t;
-		err = sg_session_need_target(ps->sh->session, &t);
-		if (!err)
-			err = sg_target_read_u64(t, addr, ret);
-		return err;
-	}
-	if (isdigit((unsigned char)*ps->p)) {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(ps->p, &end, 0);
-		if (errno || symbol_char(*end))
-			return sg_error_format(SG_ERROR_USAGE, "Invalid number \"%.*s\".",
-					       (int)strcspn(start, " +-)"), start);
-		ps->p = end;
-		*ret = v;
-		return NULL;
-	}
-	if (*ps->p == '$') {
-		const char *n = ++ps->p;
-		while (isalnum((unsigned char)*ps->p) || *ps->p == '_')
-			ps->p++;
-		char name[32];
-		snprintf(name, sizeof(name), "%.*s", (int)(ps->p - n), n);
-		int reg = sg_reg_lookup(name);
-		if (reg < 0)
-			return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
-		struct sg_thread *th = sg_session_thread(ps->sh->session);
-		if (!th)
-			return sg_error_create(SG_ERROR_TARGET, "No registers.");
-		*ret = sg_thread_regs(th)->r[reg];
-		return NULL;
-	}
-	bool addr_of = false;
-	if (*ps->p == '&') {
-		addr_of = true;
-		ps->p++;
-		skip_blanks(ps);
-	}
-	const char *name = ps->p;
-	size_t len;
-	if (*ps->p == '\'') {
-		name = ++ps->p;
-		while (*ps->p && *ps->p != '\'')
-			ps->p++;
-		if (!*ps->p)
-			return sg_error_format(SG_ERROR_USAGE, "Unmatched single quote.");
-		len = ps->p++ - name;
-	} else {
-		while (symbol_char(*ps->p))
-			ps->p++;
-		len = ps->p - name;
-	}
-	if (len == 0)
-		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.",
-				       start);
-	(void)addr_of;	/* without types, a symbol and its address are the same */
-	char *sname = strndup(name, len);
-	if (!sname)
-		return &sg_enomem;
-	struct sg_target *t;
-	struct sg_error *err = sg_session_need_target(ps->sh->session, &t);
-	struct sg_symbol sym;
-	if (!err)
-		err = sg_lookup_symbol(t, sname, &sym);
-	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND)
-		err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.", sname);
-	free(sname);
-	if (!err)
-		*ret = sym.address;
-	return err;
-}
-
-struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret)
-{
-	struct parser ps = { sh, expr };
-	uint64_t v;
-	struct sg_error *err = parse_sum(&ps, &v);
-	if (err)
-		return err;
-	skip_blanks(&ps);
-	if (*ps.p)
-		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.",
-				       ps.p);
-	*ret = v;
-	return NULL;
-}
 
 /* ---- x ---- */
 
@@ -418,13 +266,24 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	if (!buf)
 		return &sg_enomem;
 	err = sg_target_read(t, addr, buf, total);
+	/* Like gdb, show what is readable before the fault: it reads
+	   item by item.  */
+	unsigned long count = x.count;
+	bool faulted = false;
+	uint64_t bad = err ? sg_error_address(err) : 0;
+	if (err && sg_error_code(err) == SG_ERROR_FAULT && bad >= addr && bad < addr + total) {
+		count = (bad - addr) / x.size;
+		sg_error_destroy(err);
+		err = count ? sg_target_read(t, addr, buf, count * x.size) : NULL;
+		faulted = true;
+	}
 	if (err) {
 		free(buf);
 		return gdb_fault(err);
 	}
 	int per_line = items_per_line(x.fmt, x.size);
 	sg_out_array_begin(out, "values");
-	for (unsigned long i = 0; i < x.count; i++) {
+	for (unsigned long i = 0; i < count; i++) {
 		uint64_t v = 0;
 		memcpy(&v, buf + i * x.size, x.size);
 		uint64_t a = addr + i * x.size;
@@ -457,9 +316,20 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 		sg_out_printf(out, "\t%s", b.s ? b.s : "");
 		free(b.s);
 	}
-	sg_out_printf(out, "\n");
 	sg_out_array_end(out);
 	free(buf);
+	if (faulted) {
+		/* gdb's partial line: the failing item's label and tab, then
+		   the error.  */
+		if (count % per_line == 0) {
+			char lab[512];
+			label(t, addr + count * x.size, lab, sizeof(lab));
+			sg_out_printf(out, "%s%s:", count ? "\n" : "", lab);
+		}
+		sg_out_printf(out, "\t");
+		return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+	}
+	sg_out_printf(out, "\n");
 	sh->x_next = addr + total;
 	sh->x_next_valid = true;
 	return NULL;
@@ -470,8 +340,8 @@ static const struct sg_command x_cmd = {
 	.details = "N is a count, F a format and U a unit size, as in gdb.\n"
 		   "Formats: x hex, d decimal, u unsigned, o octal, t binary, c char,\n"
 		   "s string, a address.  Sizes: b byte, h halfword (2), w word (4), g giant (8).\n"
-		   "ADDRESS may be a number, $register, a symbol (its address), &symbol,\n"
-		   "*ADDRESS (the pointer stored there), and + or - of these.\n"
+		   "ADDRESS is an expression, in the selected frame: a pointer's value, where\n"
+		   "an array or function is, or an integer (x/s p follows the char *p).\n"
 		   "Without ADDRESS, x goes on after the last address examined.",
 	.handler = cmd_x, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET,
 };

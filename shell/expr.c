@@ -738,8 +738,27 @@ static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t
 	return false;
 }
 
+/* An array in arithmetic is a pointer to its first element, as in C
+   ("sg_bytes + 1").  */
+static void decay(struct xval *x)
+{
+	Dwarf_Die t, elem;
+	if (x->ptr_depth || x->repeat || x->reg || x->function || !x->v.lvalue)
+		return;
+	strip(&x->v.type, &t);
+	if (dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem))
+		return;
+	uint64_t address = x->v.address;
+	memset(x, 0, sizeof(*x));
+	x->v.type = elem;
+	x->v.bits = address;
+	x->ptr_depth = 1;
+}
+
 static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
 {
+	decay(l);
+	decay(r);
 	if (float_size(l) || float_size(r)) {
 		struct sg_error *err = unref(e, l);
 		if (!err)
@@ -864,4 +883,84 @@ struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, s
 	if (*e.p)
 		return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e.p);
 	return NULL;
+}
+
+/* TEXT as "NAME", "&NAME" or "'NAME'" of the symbol table: its address. */
+static struct sg_error *symbol_address(struct sg_target *t, const char *text, uint64_t *ret)
+{
+	while (isspace((unsigned char)*text) || *text == '&')
+		text++;
+	size_t len = strlen(text);
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (len >= 2 && text[0] == '\'' && text[len - 1] == '\'') {
+		text++;
+		len -= 2;
+	} else if (!len || strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789_:.$@") < len) {
+		return &sg_not_found;
+	}
+	char *name = strndup(text, len);
+	if (!name)
+		return &sg_enomem;
+	struct sg_symbol sym;
+	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
+	free(name);
+	if (!err)
+		*ret = sym.address;
+	return err;
+}
+
+/* The address TEXT names for x and info symbol, as gdb takes it: a
+   pointer's value, where an array or a function is, an integer's value.
+   So "x/s p" follows the char pointer p, and "$sp" is the selected
+   frame's.  */
+struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t *ret)
+{
+	struct sg_target *t;
+	struct sg_error *err = sg_session_need_target(sh->session, &t);
+	if (err)
+		return err;
+	struct xval x;
+	if ((err = eval(sh, t, text, &x))) {
+		/* A symbol without DWARF (a stripped module, 'ns::f(int)'):
+		   its address, as before typed expressions.  */
+		if (sg_error_code(err) == SG_ERROR_LOOKUP || sg_error_code(err) == SG_ERROR_USAGE) {
+			struct sg_error *serr = symbol_address(t, text, ret);
+			if (!serr) {
+				sg_error_destroy(err);
+				return NULL;
+			}
+			sg_error_destroy(serr);
+		}
+		return err;
+	}
+	struct expr e = { sh, t, text, 0 };
+	if ((err = unref(&e, &x)))
+		return err;
+	if (x.ptr_depth) {
+		*ret = x.v.bits;
+		return NULL;
+	}
+	if (x.function) {
+		*ret = x.v.address;
+		return NULL;
+	}
+	Dwarf_Die type;
+	strip(&x.v.type, &type);
+	switch (dwarf_tag(&type)) {
+	case DW_TAG_array_type:
+		if (!x.v.lvalue)
+			break;
+		*ret = x.v.address;
+		return NULL;
+	case DW_TAG_pointer_type:
+		return read_value(t, &x.v, ret, 8);
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		if (float_size(&x))
+			break;
+		return integer_of(&e, &x, ret);
+	}
+	return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 }
