@@ -4,6 +4,8 @@
 #include "shell.h"
 
 #include <ctype.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -399,6 +401,73 @@ static struct sg_error *cmd_down(struct sg_session *s, const char *args, struct 
 	return move_frame(s, arg, args, out, false);
 }
 
+/* gdb's name for the source language of F's unit; NULL without DWARF.  */
+static const char *frame_language(const struct sg_frame *f)
+{
+	if (!f->scopes || f->scope_fn < 0 || f->scope_fn >= f->nscopes)
+		return NULL;
+	Dwarf_Die cu;
+	if (!dwarf_diecu((Dwarf_Die *)&f->scopes[f->scope_fn], &cu, NULL, NULL))
+		return NULL;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+		return "c";
+	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+		return "c++";
+	case DW_LANG_Mips_Assembler:
+		return "asm";
+	case DW_LANG_Rust:
+		return "rust";
+	case DW_LANG_Go:
+		return "go";
+	default:
+		return "unknown";
+	}
+}
+
+/* The level "info frame ARGS" describes: LEVEL N, N, ADDRESS CFA, or
+   the selected frame; *HEADER_LEVEL tells whether gdb's heading names
+   the level (the selected frame) or only the address.  */
+static struct sg_error *info_frame_level(struct sg_session *s, struct shell *sh,
+					 const struct sg_stack *st, const char *args, size_t *ret,
+					 bool *header_level)
+{
+	*header_level = !*args;
+	*ret = sg_session_frame(s);
+	if (!*args)
+		return NULL;
+	bool by_address = false;
+	size_t n = strcspn(args, " \t");
+	if ((n == 5 && !strncmp(args, "level", 5)) || (n == 7 && !strncmp(args, "address", 7))) {
+		by_address = args[0] == 'a';
+		args += n;
+		while (isspace((unsigned char)*args))
+			args++;
+		if (!*args)
+			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
+	}
+	uint64_t v;
+	struct sg_error *err = shell_eval_address(sh, args, &v);
+	if (err)
+		return err;
+	size_t count = sg_stack_count(st);
+	if (by_address) {
+		for (size_t i = 0; i < count; i++) {
+			uint64_t cfa;
+			if (sg_stack_cfa(st, i, &cfa) && cfa == v) {
+				*ret = i;
+				return NULL;
+			}
+		}
+		return sg_error_format(SG_ERROR_USAGE, "No frame at address %s.", args);
+	}
+	if (v >= count)
+		return sg_error_format(SG_ERROR_USAGE, "No frame at level %s.", args);
+	*ret = v;
+	return NULL;
+}
+
 static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, struct sg_out *out,
 				       void *arg)
 {
@@ -406,11 +475,13 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err)
 		return err;
-	size_t level = sg_session_frame(s);
+	size_t level;
+	bool header_level;
+	if ((err = info_frame_level(s, arg, st, args, &level, &header_level)))
+		return err;
 	const struct sg_frame *f = sg_stack_frame(st, level);
-	/* The frame's CFA is its caller's stack pointer: the next physical
-	   frame's rsp.  */
-	const struct sg_frame *caller = NULL, *callee = NULL;
+	/* The saved pc is the next physical frame's.  */
+	const struct sg_frame *caller = NULL;
 	for (size_t i = level + 1; i < sg_stack_count(st); i++) {
 		const struct sg_frame *c = sg_stack_frame(st, i);
 		if (c->physical != f->physical) {
@@ -418,32 +489,49 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 			break;
 		}
 	}
-	for (size_t i = level; i-- > 0;) {
-		const struct sg_frame *c = sg_stack_frame(st, i);
-		if (c->physical != f->physical) {
-			callee = c;
-			break;
-		}
-	}
 	/* Also known for main, whose caller the past-main cut hides.  */
 	uint64_t cfa = 0;
 	bool has_cfa = sg_stack_cfa(st, level, &cfa);
-	if (has_cfa)
-		sg_out_printf(out, "Stack level %zu, frame at 0x%" PRIx64 ":\n", level, cfa);
+	if (header_level)
+		sg_out_printf(out, "Stack level %zu, frame at ", level);
 	else
-		sg_out_printf(out, "Stack level %zu, frame at <unknown>:\n", level);
+		sg_out_printf(out, "Stack frame at ");
+	if (has_cfa)
+		sg_out_printf(out, "0x%" PRIx64 ":\n", cfa);
+	else
+		sg_out_printf(out, "<unknown>:\n");
 	sg_out_printf(out, " rip = 0x%" PRIx64 " in %s", f->pc, f->function ? f->function : "??");
 	if (f->file && f->line)
 		sg_out_printf(out, " (%s:%d)", f->file, f->line);
-	if (caller)
-		sg_out_printf(out, "; saved rip = 0x%" PRIx64, caller->pc);
+	/* Past the cut, the return address is where the CFA says, as the
+	   x86-64 call left it.  */
+	uint64_t saved_pc = caller ? caller->pc : 0;
+	bool has_saved_pc = caller != NULL;
+	if (!caller && has_cfa && !f->inlined) {
+		struct sg_error *e = sg_target_read_u64(sg_session_target(s), cfa - 8, &saved_pc);
+		has_saved_pc = !e;
+		sg_error_destroy(e);
+	}
+	if (has_saved_pc)
+		sg_out_printf(out, "; saved rip = 0x%" PRIx64, saved_pc);
 	sg_out_printf(out, "\n");
 	if (f->inlined)
 		sg_out_printf(out, " inlined into frame %zu\n", level + 1);
-	if (caller && has_cfa)
-		sg_out_printf(out, " called by frame at 0x%" PRIx64 "\n", cfa);
-	if (callee)
-		sg_out_printf(out, " caller of frame at 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
+	/* gdb's neighbours are the adjacent levels, by their frame
+	   addresses.  */
+	uint64_t caller_cfa, callee_cfa;
+	bool has_caller = level + 1 < sg_stack_count(st) && sg_stack_cfa(st, level + 1, &caller_cfa);
+	bool has_callee = level > 0 && sg_stack_cfa(st, level - 1, &callee_cfa);
+	if (has_caller)
+		sg_out_printf(out, " called by frame at 0x%" PRIx64, caller_cfa);
+	if (has_callee)
+		sg_out_printf(out, "%s caller of frame at 0x%" PRIx64, has_caller ? "," : "",
+			      callee_cfa);
+	if (has_caller || has_callee)
+		sg_out_printf(out, "\n");
+	const char *lang = frame_language(f);
+	if (lang)
+		sg_out_printf(out, " source language %s.\n", lang);
 	sg_out_printf(out, " unwound by %s\n", f->unwinder ? f->unwinder : "(innermost frame)");
 	sg_out_printf(out, " stack pointer 0x%" PRIx64 "\n", f->regs->r[SG_REG_RSP]);
 	sg_out_uint(out, "level", level);
@@ -458,8 +546,8 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 		sg_out_int(out, "line", f->line);
 	else
 		sg_out_null(out, "line");
-	if (caller)
-		sg_out_hex(out, "saved_pc", caller->pc);
+	if (has_saved_pc)
+		sg_out_hex(out, "saved_pc", saved_pc);
 	else
 		sg_out_null(out, "saved_pc");
 	sg_out_string(out, "unwinder", f->unwinder);
@@ -620,7 +708,10 @@ static const struct sg_command stack_cmds[] = {
 	  .handler = cmd_up, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "down", .synopsis = "down [N]", .summary = "Select the frame N levels in (the callee)",
 	  .handler = cmd_down, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "info frame", .synopsis = "info frame", .summary = "Describe the selected frame",
+	{ .name = "info frame", .synopsis = "info frame [[level] LEVEL | address CFA]",
+	  .summary = "Describe the selected frame, or another",
+	  .details = "Without an argument, the selected frame; with one, the frame at that level\n"
+		     "or with that frame address (CFA), left unselected.",
 	  .handler = cmd_info_frame, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "info registers", .synopsis = "info registers [REG...]",
 	  .summary = "Show the selected frame's registers",
