@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,8 @@ static struct sg_error *cmd_thread(struct sg_session *s, const char *args, struc
 struct modules_arg {
 	struct sg_out *out;
 	bool any_separate;
+	const regex_t *filter;	/* on the module's name; NULL for all */
+	size_t shown;
 };
 
 static int print_module(struct sg_module *mod, void *argp)
@@ -214,6 +217,12 @@ static int print_module(struct sg_module *mod, void *argp)
 	struct modules_arg *a = argp;
 	struct sg_module_info info;
 	sg_module_info(mod, &info);
+	if (a->filter && (!info.name || regexec(a->filter, info.name, 0, NULL, 0) != 0))
+		return SG_CB_OK;
+	/* The heading only above rows, as gdb does.  */
+	if (a->shown++ == 0)
+		sg_out_printf(a->out, "%-18s  %-18s  %-18s  %-4s %-6s %-40s  %s\n", "From", "To",
+			      "Bias", "Syms", "DWARF", "Build ID", "Module");
 	const char *debug_file;
 	bool dwarf = sg_module_has_dwarf(mod, &debug_file);
 	bool syms = sg_module_has_symbols(mod);
@@ -244,12 +253,26 @@ static struct sg_error *cmd_info_sharedlibrary(struct sg_session *s, const char 
 					       struct sg_out *out, void *arg)
 {
 	struct sg_target *t = sg_session_target(s);
-	struct modules_arg a = { out, false };
-	sg_out_printf(out, "%-18s  %-18s  %-18s  %-4s %-6s %-40s  %s\n", "From", "To", "Bias", "Syms",
-		      "DWARF", "Build ID", "Module");
+	struct modules_arg a = { out, false, NULL, 0 };
+	/* gdb's REGEX, on the module's name.  */
+	regex_t re;
+	if (*args) {
+		int rc = regcomp(&re, args, REG_NOSUB);
+		if (rc) {
+			char msg[256];
+			regerror(rc, &re, msg, sizeof(msg));
+			return sg_error_format(SG_ERROR_USAGE, "Invalid regexp: %s", msg);
+		}
+		a.filter = &re;
+	}
 	sg_out_array_begin(out, "modules");
 	struct sg_error *err = sg_target_modules(t, print_module, &a);
 	sg_out_array_end(out);
+	if (a.filter)
+		regfree(&re);
+	if (!err && a.shown == 0)
+		sg_out_printf(out, a.filter ? "No shared libraries matched.\n"
+					    : "No shared libraries loaded at this time.\n");
 	if (a.any_separate)
 		sg_out_printf(out, "(*): DWARF read from a separate debug file.\n");
 	return err;
@@ -294,6 +317,32 @@ static struct sg_error *cmd_info_symbol(struct sg_session *s, const char *args,
 	return NULL;
 }
 
+/* A global whose symbol carries an ABI tag ("g[abi:cxx11]", demangled from
+   _Z1gB5cxx11): gdb finds it by its plain name, as print does, and by the
+   tagged one.  Through DWARF, then back to its symbol.  */
+static struct sg_error *lookup_tagged(struct sg_target *t, const char *name, struct sg_symbol *ret)
+{
+	char *plain = strdup(name);
+	if (!plain)
+		return &sg_enomem;
+	char *tag;
+	while ((tag = strstr(plain, "[abi:"))) {
+		char *end = strchr(tag, ']');
+		if (!end)
+			break;
+		memmove(tag, end + 1, strlen(end + 1) + 1);
+	}
+	Dwarf_Die type;
+	uint64_t addr;
+	struct sg_error *err = sg_lookup_variable(t, plain, &type, &addr);
+	free(plain);
+	if (!err)
+		err = sg_symbolize(t, addr, ret);
+	if (!err && ret->offset)
+		err = &sg_not_found;
+	return err;
+}
+
 static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 					 struct sg_out *out, void *arg)
 {
@@ -311,6 +360,10 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 	struct sg_target *t = sg_session_target(s);
 	struct sg_symbol sym;
 	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
+	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+		sg_error_destroy(err);
+		err = lookup_tagged(t, name, &sym);
+	}
 	if (err) {
 		if (sg_error_code(err) == SG_ERROR_NOT_FOUND)
 			err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.",
@@ -351,10 +404,11 @@ static const struct sg_command target_cmds[] = {
 	  .handler = cmd_info_threads, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 	{ .name = "thread", .synopsis = "thread [ID]", .summary = "Select a thread, or show the current one",
 	  .handler = cmd_thread, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "info sharedlibrary", .aliases = "dll", .synopsis = "info sharedlibrary",
+	{ .name = "info sharedlibrary", .aliases = "dll", .synopsis = "info sharedlibrary [REGEX]",
 	  .summary = "List the modules: executable, shared libraries, vdso",
 	  .details = "Shows each module's address range, load bias, whether it has a symbol table\n"
-		     "and DWARF (Yes* when from a separate debug file), and its build ID.",
+		     "and DWARF (Yes* when from a separate debug file), and its build ID.\n"
+		     "With REGEX, only the modules whose name matches it.",
 	  .handler = cmd_info_sharedlibrary, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 	{ .name = "info symbol", .synopsis = "info symbol ADDR",
 	  .summary = "Describe the symbol at an address",
