@@ -1,0 +1,116 @@
+#!/bin/bash
+# Answers at the prompt that used to be silently wrong, against gdb on the
+# same process: x in the selected frame and on any expression, x up to an
+# unmapped page, info frame's neighbours and its LEVEL argument, info
+# sharedlibrary REGEX, and globals whose symbol carries an ABI tag.
+. "$top_srcdir/tests/test-subr.sh"
+
+if ! have_gdb; then
+	skip "gdb not installed: no oracle for the prompt commands"
+	done_testing
+fi
+
+# The lines of info frame that spyglass shares with gdb (gdb's Arglist,
+# Locals and Saved registers are not shown).
+frame_lines() {
+	grep -E '^(Stack |#[0-9]| rip = | inlined into| called by | caller of | source language )|^No frame|^Argument required'
+}
+# gdb labels a C++ function's addresses by its mangled name in x (its
+# "print asm-demangle" is off); spyglass demangles.  Compare without labels
+# where the address is in such a function.
+no_labels() {
+	sed 's/ <[^>]*>:/:/'
+}
+
+# sg_vs_gdb DESCRIPTION FILTER COMMAND...: spyglass's stdout and stderr
+# (stderr right after, as on a terminal) through FILTER, against gdb's.
+sg_vs_gdb() {
+	local desc=$1 filter=$2
+	shift 2
+	sg_cmds "$pid" "$@"
+	local ours=$OUT
+	# An error after a partial line of x ends that line, as on a tty.
+	if [ -n "$ERR" ]; then
+		[ -n "$ours" ] && [ "${ours: -1}" != $'\t' ] && ours+=$'\n'
+		ours+=$ERR
+	fi
+	# Frame lines (#3 ...) are the frame commands' and print's business.
+	ours=$(printf '%s\n' "$ours" | grep -v '^#' | $filter)
+	gdb_batch "$pid" "$@"
+	is "$ours" "$(printf '%s\n' "$GDB_OUT" | grep -v '^#' | $filter)" "$desc"
+}
+
+check_fixture() {
+	local fx=$1 outer=$2
+	start_fixture "$FIXTURES/$fx" || return
+	pid=$FIXTURE_PID
+
+	# 1. Registers in x are the selected frame's, as in print.
+	sg_vs_gdb "$fx: x/2xg \$sp, x/4xw \$rsp+8 in frame 3" cat \
+		'frame 3' 'x/2xg $sp' 'print $sp' 'x/4xw $rsp+8'
+	sg_vs_gdb "$fx: x/xg \$pc in frame 2" no_labels 'frame 2' 'x/xg $pc' 'x/2xb $pc+1'
+	sg_cmds "$pid" 'frame 3' 'print $sp' 'x/xg $sp'
+	like "$OUT" "^\\\$1 = \\(void \\*\\) (0x[0-9a-f]+)"$'\n'"0x[0-9a-f]+:" "$fx: print \$sp and x \$sp agree"
+	[ "$(sed -n 's/^\$1 = (void \*) //p' <<<"$OUT")" = "$(sed -n 's/^\(0x[0-9a-f]*\):.*/\1/p' <<<"$OUT")" ]
+	ok $? "$fx: x/xg \$sp reads at the selected frame's \$sp"
+
+	# 2. info frame: called by the caller's frame address, caller of the
+	# callee's, at the innermost, a middle and the outermost level.
+	sg_vs_gdb "$fx: info frame at levels 0, 1, 3 and the outermost ($outer)" frame_lines \
+		'info frame' 'frame 1' 'info frame' 'frame 3' 'info frame' "frame $outer" 'info frame'
+
+	# 3. info frame LEVEL describes that frame and leaves the selection.
+	sg_vs_gdb "$fx: info frame 1, info frame level 2, errors" frame_lines \
+		'frame 3' 'info frame 1' 'info frame level 2' 'frame' 'info frame 9' 'info frame level'
+	cfa=$(sg_cmds "$pid" 'info frame 2'; sed -n 's/^Stack frame at \(0x[0-9a-f]*\):$/\1/p' <<<"$OUT")
+	sg_vs_gdb "$fx: info frame address CFA" frame_lines "info frame address $cfa"
+
+	# 5. x on any expression: a char * is followed, members, casts.
+	sg_vs_gdb "$fx: x on globals: char *, members, casts, arrays" cat \
+		'x/s g_msg' 'x/3c g_msg+1' 'x/2dg &g_point.x' 'x/2xg &g_point.y' 'x/s g_point.name' \
+		'x/4xb (char *)&g_point' 'x/2xb g_bytes' 'x/s g_bytes+4' 'x/2xg g_point'
+	# (-O2 leaves msg optimized out, which print words its own way.)
+	[ "$fx" = sg-prompt ] && sg_vs_gdb "$fx: x/s on a char * argument" cat 'frame 2' 'x/s msg'
+	sg_vs_gdb "$fx: x on locals of frames 2 and 3" cat \
+		'frame 2' 'x/s local_buf' 'frame 3' 'x/s s._M_dataplus._M_p' 'x/2xg &p->y' 'x/xg p'
+	check_running "$pid" "$fx: target runs"
+	stop_fixture "$pid"
+}
+
+check_fixture sg-prompt 5
+check_fixture sg-prompt-O2 5
+
+start_fixture "$FIXTURES/sg-prompt" || exit 1
+pid=$FIXTURE_PID
+
+# 4. info sharedlibrary REGEX: the same libraries as gdb's (spyglass's
+# columns and order are its own; the name is the last column).
+for re in 'libc' 'lib[cm]\.' 'ld-linux'; do
+	sg_cmds "$pid" "info sharedlibrary $re"
+	ours=$(awk '/^0x/ { print $NF }' <<<"$OUT" | sort)
+	gdb_batch "$pid" "info sharedlibrary $re"
+	is "$ours" "$(awk '/^0x/ { print $NF }' <<<"$GDB_OUT" | sort)" "info sharedlibrary $re: gdb's libraries"
+done
+sg_cmds "$pid" 'info sharedlibrary nomatch'
+gdb_batch "$pid" 'info sharedlibrary nomatch'
+is "$OUT" "$GDB_OUT" "info sharedlibrary with no match: gdb's words"
+
+# 6. Globals whose symbol has an ABI tag (g is _Z1gB5cxx11, g[abi:cxx11]).
+sg_vs_gdb "ABI-tagged globals: info address, info symbol" cat \
+	'info address g' 'info address g[abi:cxx11]' 'info address g_long' 'info symbol &g' \
+	'info symbol &g_long' 'info address g_point' 'info symbol &g_point.y'
+sg_vs_gdb "ABI-tagged globals: x (labels aside)" no_labels 'x/2xg &g' 'x/s g._M_dataplus._M_p'
+
+# 7. x into an unmapped page: what is readable, then gdb's error.
+sg_vs_gdb "x/40xb up to an unmapped page" cat 'x/40xb g_edge'
+sg_vs_gdb "x/12xb from inside the last line" cat 'x/12xb g_edge+12'
+sg_vs_gdb "x/2xg with the fault inside the first item" cat 'x/2xg g_edge+12'
+sg_vs_gdb "x/5xg with the fault on a line boundary" cat 'x/5xg g_edge'
+sg_cmds "$pid" 'x/65536xb g_edge'
+sg_out=$OUT
+ok $((STATUS != 1)) "x/65536xb g_edge fails (status $STATUS)"
+gdb_batch "$pid" 'x/65536xb g_edge'
+is "$sg_out$ERR" "$GDB_OUT" "x/65536xb g_edge: 16 bytes, then the error, as gdb"
+
+check_running "$pid" "target runs after the batch"
+done_testing
