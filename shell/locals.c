@@ -221,6 +221,19 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 	free(text);
 }
 
+/* NAME = <optimized out>; JSON's value null.  */
+static void print_optimized_out(const char *name, const char *indent, struct sg_out *out)
+{
+	sg_out_printf(out, "%s%s = <optimized out>\n", indent, name);
+	if (!sg_out_json(out))
+		return;
+	sg_out_object_begin(out, NULL);
+	sg_out_string(out, "name", name);
+	sg_out_null(out, "value");
+	sg_out_string(out, "text", "<optimized out>");
+	sg_out_object_end(out);
+}
+
 /* The selected frame's scopes: the concrete chain of DIEs at its pc, the
    index of its function in the chain (FN; inlined calls have their own),
    and of the function below it (FIRST, -1 if none): the blocks in between
@@ -386,6 +399,13 @@ static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, cons
 				seen[nseen++] = dwarf_dieoffset(&origin);
 			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
 				print_var(sh, &fs->fc, &child, indent, out);
+				count++;
+			} else if (!args && tag == DW_TAG_label && !dwarf_hasattr(&child, DW_AT_low_pc) &&
+				   dwarf_diename(&child)) {
+				/* gdb lists a label the compiler left no address
+				   for (glibc's start_thread has one) among the
+				   locals, optimized out.  */
+				print_optimized_out(dwarf_diename(&child), indent, out);
 				count++;
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);

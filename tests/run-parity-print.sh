@@ -107,6 +107,10 @@ is "$(printf '%s\n' "$OUT" | tail -1 | jq -c '[.args[] | .value | if type == "st
 	'[{"id":0,"name":"zero","at":{"x":5,"y":6}},9,true,{"x":3,"y":4},6]' \
 	"JSON: a reference argument is what it refers to (a function's address)"
 
+# glibc's start_thread has a label without an address, which gdb lists
+# among the locals (where libc has DWARF).
+compare "$pid" "a label among the locals" 'thread 2' 'frame 5' 'info locals'
+
 # ---- JSON shapes of containers ----
 if command -v jq >/dev/null; then
 	sg -p "$pid" --json -ex 'print g_list' -ex 'print g_list_empty' -ex 'print g_flist' \
