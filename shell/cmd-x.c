@@ -1,7 +1,7 @@
 /* "x/NFU EXPR": examine memory as gdb does.  EXPR is any expression
    (shell_eval_address in expr.c).  */
 #include <config.h>
-#include "shell.h"
+#include "data.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -186,29 +186,56 @@ static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_
 		char *s;
 		bool truncated;
 		struct sg_error *err = sg_target_read_string(t, addr, limit, &s, &truncated);
+		/* Like gdb, a string that runs into unreadable memory shows
+		   what was read, then the error; the next one starts at the
+		   fault.  */
+		char *fault = NULL;
+		uint64_t bad = 0;
+		if (err && sg_error_code(err) == SG_ERROR_FAULT && sg_error_address(err) >= addr &&
+		    sg_error_address(err) - addr <= limit) {
+			bad = sg_error_address(err);
+			fault = fault_text(err);
+			sg_error_destroy(err);
+			truncated = false;
+			s = calloc(1, bad - addr + 1);
+			err = !s ? &sg_enomem : bad > addr ? sg_target_read(t, addr, s, bad - addr) : NULL;
+			if (err)
+				free(s);
+		}
 		if (err) {
+			free(fault);
 			sg_out_array_end(out);
 			return err;
 		}
-		size_t len = strlen(s);
+		size_t len = fault ? bad - addr : strlen(s);
 		char lab[512];
 		label(t, addr, lab, sizeof(lab));
 		struct sg_buf_lite b = { 0 };
-		lite_putc(&b, '"');
-		for (size_t k = 0; k < len; k++)
-			escape_byte(&b, (unsigned char)s[k], '"');
-		lite_putc(&b, '"');
+		if (len || !fault) {
+			lite_putc(&b, '"');
+			for (size_t k = 0; k < len; k++)
+				escape_byte(&b, (unsigned char)s[k], '"');
+			lite_putc(&b, '"');
+		}
 		if (truncated)
 			lite_puts(&b, "...");
+		if (fault)
+			lite_puts(&b, fault);
 		sg_out_printf(out, "%s:\t%s\n", lab, b.s ? b.s : "\"\"");
 		sg_out_object_begin(out, NULL);
 		sg_out_hex(out, "address", addr);
 		sg_out_string_len(out, "string", s, len);
 		sg_out_bool(out, "truncated", truncated);
+		if (fault) {
+			char msg[64];
+			snprintf(msg, sizeof(msg), "Cannot access memory at address 0x%" PRIx64, bad);
+			sg_out_string(out, "error", msg);
+		}
 		sg_out_object_end(out);
 		free(b.s);
 		free(s);
-		addr += len + 1;
+		free(fault);
+		addr = fault ? bad : addr + len + 1;
 	}
 	sg_out_array_end(out);
 	sh->x_next = addr;

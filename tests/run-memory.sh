@@ -61,8 +61,9 @@ sg -p "$pid" -ex 'x/4x 0'
 is "$ERR" "Cannot access memory at address 0x0" "null address"
 ok $((STATUS != 1)) "null address exits 1"
 
+# x/s, as gdb's, shows the error in place of the string and goes on.
 sg -p "$pid" -ex 'x/s *&sg_bad_ptr'
-is "$ERR" "Cannot access memory at address 0x10" "garbage pointer read from the target"
+is "$OUT$ERR" "0x10:	<error: Cannot access memory at address 0x10>" "garbage pointer read from the target"
 sg -p "$pid" -ex 'x/2xg *&sg_bad_ptr'
 is "$ERR" "Cannot access memory at address 0x10" "garbage pointer with x/2xg"
 

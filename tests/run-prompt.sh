@@ -106,6 +106,8 @@ sg_vs_gdb "x/40xb up to an unmapped page" cat 'x/40xb g_edge'
 sg_vs_gdb "x/12xb from inside the last line" cat 'x/12xb g_edge+12'
 sg_vs_gdb "x/2xg with the fault inside the first item" cat 'x/2xg g_edge+12'
 sg_vs_gdb "x/5xg with the fault on a line boundary" cat 'x/5xg g_edge'
+sg_vs_gdb "x/2s into an unmapped page: the string read, then the error, in place" cat \
+	'x/2s g_edge' 'x/2s g_edge+12' 'x/2s 0'
 sg_cmds "$pid" 'x/65536xb g_edge'
 sg_out=$OUT
 ok $((STATUS != 1)) "x/65536xb g_edge fails (status $STATUS)"
