@@ -20,9 +20,10 @@ struct desc_entry {
 	Dwarf_Die *scopes;	/* the frames' scope chain, owned */
 };
 
-/* The name of a frame's function, by its DIE's address.  */
+/* The name of a frame's function, by its DIE's address, or by its ELF
+   symbol's name's for a function without DWARF.  */
 struct scoped_entry {
-	const void *decl;	/* the DIE; NULL: empty */
+	const void *decl;	/* the DIE or the name; NULL: empty */
 	char *name;
 };
 
@@ -586,6 +587,27 @@ static const char *die_function_name(struct sg_target *t, Dwarf_Die *fn)
 	return e->name;
 }
 
+/* The name gdb shows for a function known only by its ELF symbol RAW (a
+   minimal symbol): demangled whole, with the parameters and the return
+   type of a template instance ("void std::__invoke_impl<...>(...)"),
+   without "@VERSION".  Kept in the frame cache by RAW's address.  */
+static const char *symbol_function_name(struct sg_target *t, const char *raw)
+{
+	struct sg_frame_cache *c = frame_cache(t);
+	if (strncmp(raw, "_Z", 2) != 0 || !c)
+		return sg_demangle_base_cached(t, raw);
+	size_t n = c->scoped.n;
+	struct scoped_entry *e = sg_table_find(&c->scoped, &scoped_table,
+					       sg_hash64((uintptr_t)raw), scoped_eq, raw, true);
+	if (!e)
+		return sg_demangle_base_cached(t, raw);
+	if (c->scoped.n != n) {
+		e->decl = raw;
+		e->name = sg_demangle(raw, true);
+	}
+	return e->name ? e->name : sg_demangle_base_cached(t, raw);
+}
+
 /* A source path as gdb shows it.  libdw joins the compilation directory,
    the line table's directory and the file name; gdb shows the directory
    and the name as the compiler wrote them.  The two agree except where the
@@ -808,7 +830,7 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 		base.has_offset = true;
 		base.offset = pc - sym.address;
 		if (!tramp)
-			base.function = sg_demangle_base_cached(t, sym.raw_name);
+			base.function = symbol_function_name(t, sym.raw_name);
 	} else if (sg_error_code(err) != SG_ERROR_NOT_FOUND) {
 		return err;
 	}

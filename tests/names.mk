@@ -6,6 +6,7 @@
 # not override the level each variant is about.  Without clang++ the clang
 # variants are scripts that say so; the test skips them.
 NAMES_FIXTURES = tests/fixtures/names-gcc-O0 tests/fixtures/names-gcc-O2 \
+	tests/fixtures/names-gcc-O2-nodebug \
 	tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2
 check_SCRIPTS += $(NAMES_FIXTURES)
 CLEANFILES += $(NAMES_FIXTURES)
@@ -20,6 +21,10 @@ tests/fixtures/names-gcc-O0: $(srcdir)/tests/fixtures/sg-names.cc
 tests/fixtures/names-gcc-O2: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
 	$(AM_V_CXXLD)$(CXX) -O2 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc
+
+# Without DWARF, frames are named by the symbol table, as gdb names them.
+tests/fixtures/names-gcc-O2-nodebug: tests/fixtures/names-gcc-O2
+	$(AM_V_GEN)$(STRIP) --strip-debug -o $@ tests/fixtures/names-gcc-O2
 
 tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
