@@ -114,5 +114,40 @@ ok $((STATUS != 1)) "x/65536xb g_edge fails (status $STATUS)"
 gdb_batch "$pid" 'x/65536xb g_edge'
 is "$sg_out$ERR" "$GDB_OUT" "x/65536xb g_edge: 16 bytes, then the error, as gdb"
 
+# 6. Completion offers g_long[abi:cxx11], as gdb's does, and info address
+# takes what it offers.  Through a terminal (tmux), for readline.
+if command -v tmux >/dev/null 2>&1; then
+	unset TMUX TMUX_PANE
+	tm() { tmux -L "sgprompt$$" -f /dev/null "$@"; }
+	pane() { tm capture-pane -p -J -t c 2>/dev/null | sed 's/[[:space:]]*$//' | sed '/^$/d'; }
+	last_is() { [[ "$(pane | tail -n 1)" =~ $1 ]]; }
+	shows() { pane | grep -Eq -- "$1"; }
+	tm_sock=
+	tm_cleanup() {
+		tm kill-server 2>/dev/null
+		# tmux 3.3a leaves its socket behind.
+		[ -n "$tm_sock" ] && [ -S "$tm_sock" ] && rm -f "$tm_sock"
+		cleanup
+	}
+	trap tm_cleanup EXIT
+	tm new-session -d -s c -x 200 -y 50 \
+		"$(printf 'HOME=%q LD_LIBRARY_PATH=%q %q -nx -p %q' "$testdir" "$LD_LIBRARY_PATH" "$SG_BIN" "$pid")"
+	tm_sock=$(tm display -p '#{socket_path}')
+	wait_for 10 last_is '^\(spyglass\)$'
+	ok $? "the prompt comes up"
+	tm send-keys -t c -l -- 'info address g_lo'
+	tm send-keys -t c Tab
+	wait_for 5 last_is '^\(spyglass\) info address g_long\[abi:cxx11\] ?$'
+	ok $? "Tab completes g_lo to g_long[abi:cxx11]"
+	tm send-keys -t c Enter
+	wait_for 10 shows '^Symbol "g_long\[abi:cxx11\]" is static storage at address 0x[0-9a-f]+\.$'
+	ok $? "info address takes the completed name"
+	tm send-keys -t c -l -- 'quit'
+	tm send-keys -t c Enter
+	wait_for 10 eval '[ "$(tracer_of "$pid")" = 0 ]'
+else
+	skip "tmux not installed: no completion test"
+fi
+
 check_running "$pid" "target runs after the batch"
 done_testing
