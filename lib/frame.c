@@ -164,8 +164,10 @@ Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t a
 {
 	Dwarf_Die *cudie = dwfl_module_addrdie(mod->dwmod, addr, bias);
 	/* libdwfl may answer with the unit whose range ends below ADDR
-	   (_start, just past main in .text.startup).  */
-	if (cudie && dwarf_haspc(cudie, addr - *bias) > 0)
+	   (_start, just past main in .text.startup).  A unit without
+	   ranges of its own is trusted.  */
+	if (cudie && (dwarf_haspc(cudie, addr - *bias) > 0 ||
+		      (!dwarf_hasattr(cudie, DW_AT_ranges) && !dwarf_hasattr(cudie, DW_AT_low_pc))))
 		return cudie;
 	Dwarf *dw = dwfl_module_getdwarf(mod->dwmod, bias);
 	if (!dw)
