@@ -540,11 +540,14 @@ static void put_char_array(struct printer *p, const unsigned char *s, size_t n,
 		lite_puts(b, "...");
 }
 
-static uint64_t array_count(Dwarf_Die *array)
+#define MAX_DIMS 8
+
+/* The bounds of ARRAY's dimensions into DIMS, outermost first: their
+   number, 0 when one is unknown (a flexible array member).  */
+static int array_dims(Dwarf_Die *array, uint64_t *dims)
 {
 	Dwarf_Die sub;
-	uint64_t total = 1;
-	bool any = false;
+	int nd = 0;
 	if (dwarf_child(array, &sub) != 0)
 		return 0;
 	do {
@@ -558,13 +561,11 @@ static uint64_t array_count(Dwarf_Die *array)
 			n++;
 		else
 			return 0;
-		/* Multi-dimensional arrays print as nested braces later; for
-		   now count the first dimension only.  */
-		total = n;
-		any = true;
-		break;
+		if (nd == MAX_DIMS)
+			return 0;
+		dims[nd++] = n;
 	} while (dwarf_siblingof(&sub, &sub) == 0);
-	return any ? total : 0;
+	return nd;
 }
 
 /* Where member or base class M starts in an object at ADDRESS: its
@@ -798,8 +799,8 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 	}
 }
 
-static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
-			 int depth, struct sg_buf_lite *b);
+static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v,
+			 const uint64_t *dims, int ndims, int depth, struct sg_buf_lite *b);
 
 static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 		      struct sg_buf_lite *b)
@@ -809,16 +810,25 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		put_special(p, "error", "<error: array without element type>", b);
 		return;
 	}
-	put_elements(p, &elem, v, array_count(type), depth, b);
+	uint64_t dims[MAX_DIMS];
+	int nd = array_dims(type, dims);
+	if (!nd)
+		dims[nd++] = 0;
+	put_elements(p, &elem, v, dims, nd, depth, b);
 }
 
-/* N elements of type ELEM from V's address: an array, or print's *p@N. */
-static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct val *v, uint64_t n,
-			 int depth, struct sg_buf_lite *b)
+/* The elements of type ELEM from V's address: an array of NDIMS
+   dimensions DIMS (outermost first), nested braces as gdb, or print's
+   *p@N.  */
+static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct val *v,
+			 const uint64_t *dims, int ndims, int depth, struct sg_buf_lite *b)
 {
 	Dwarf_Die elem = *elem_type;
-	uint64_t esize = type_size(&elem);
-	if (is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
+	uint64_t n = dims[0], esize = type_size(&elem);
+	/* An element of an outer dimension is a row of the inner ones.  */
+	for (int d = 1; d < ndims; d++)
+		esize = dims[d] && esize > UINT64_MAX / dims[d] ? 0 : esize * dims[d];
+	if (ndims == 1 && is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
 		size_t want = n < p->limit + 1 ? n : p->limit + 1;
 		unsigned char *buf = malloc(want ? want : 1);
 		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
@@ -857,7 +867,10 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 			run++;
 		nest_item(p, &nest, NULL, b);
 		struct val ev = { .type = elem, .lvalue = true, .address = v->address + i * esize };
-		put_value(p, &ev, false, depth + 1, b);
+		if (ndims > 1)
+			put_elements(p, &elem, &ev, dims + 1, ndims - 1, depth + 1, b);
+		else
+			put_value(p, &ev, false, depth + 1, b);
 		if (run > REPEAT_THRESHOLD) {
 			char tmp[48];
 			snprintf(tmp, sizeof(tmp), " <repeats %" PRIu64 " times>", run);
@@ -1771,7 +1784,7 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 	if (err)
 		return err;
 	if (x->repeat)
-		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &b);
+		put_elements(&p, &x->v.type, &x->v, &x->repeat, 1, 0, &b);
 	else
 		put_value(&p, &x->v, top, 0, &b);
 	*ret = b.s ? b.s : strdup("");
@@ -1818,7 +1831,7 @@ void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
 	}
 	struct sg_buf_lite scratch = { 0 };	/* text that JSON leaves out */
 	if (x->repeat)
-		put_elements(&p, &x->v.type, &x->v, x->repeat, 0, &scratch);
+		put_elements(&p, &x->v.type, &x->v, &x->repeat, 1, 0, &scratch);
 	else
 		put_value(&p, &x->v, true, 0, &scratch);
 	free(scratch.s);

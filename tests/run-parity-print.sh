@@ -73,6 +73,15 @@ compare "$pid" "enums in bit fields" 'print g_bits' 'print g_bits2' 'print/x g_b
 like "$OUT" $'^\\$1 = \\{f = \\(F_A \\| F_C\\), s = S2, m = Small::M, u = 3\\}\n\\$2 = \\{f = \\(F_A \\| unknown: 0x8\\), s = 7, m = 0, u = 1\\}\n' \
 	"enum bit fields by name, a signed one sign-extended"
 
+# ---- arrays of arrays ----
+compare "$pid" "arrays of arrays" 'print g_2d' 'print g_3d' 'print g_rows' 'print g_names' \
+	'print/x g_2d' 'set print elements 4' 'print g_3d' 'print g_rows' 'set print elements 200' \
+	'set print pretty on' 'print g_2d'
+like "$OUT" $'^\\$1 = \\{\\{1, 2, 3\\}, \\{4, 5, 6\\}\\}\n\\$2 = \\{\\{\\{1, 2\\}, \\{3, 4\\}\\}, \\{\\{5, 6\\}, \\{7, 8\\}\\}\\}\n\\$3 = \\{\\{0, 0\\} <repeats 12 times>\\}\n' \
+	"arrays of arrays in nested braces"
+sg -p "$pid" --json -ex 'print g_3d'
+is "$(printf '%s\n' "$OUT" | jq -c .value)" '[[[1,2],[3,4]],[[5,6],[7,8]]]' "JSON: arrays of arrays nest"
+
 # ---- types in the frame's language ----
 # Thread 1 waits in code without DWARF: no language, and gdb -p keeps C
 # until a frame with one is selected.  by_ref and park are C++.
