@@ -458,8 +458,10 @@ static void global_exprs(struct ty t, const char *name)
 	case TK_STRUCT:
 	case TK_UNION: {
 		const struct field *f = &ut[t.idx].f[rnd(ut[t.idx].nf)];
-		fprintf(meta, "cmd print %s.%s\n", name, f->name);
-		fprintf(meta, "cmd print &%s.%s\n", name, f->name);
+		/* A bit field in parentheses: the quirks can tell it by that. */
+		const char *l = f->bits ? "(" : "", *r = f->bits ? ")" : "";
+		fprintf(meta, "cmd print %s%s.%s%s\n", l, name, f->name, r);
+		fprintf(meta, "cmd print &%s%s.%s%s\n", l, name, f->name, r);
 		fprintf(meta, "cmd print sizeof(%s)\n", name);
 		break;
 	}
@@ -627,9 +629,11 @@ static void make_funcs(int th, int n)
 		f->tmpl_t = targs[rnd(has(F_FLOAT) ? 5 : 4)];
 		f->tmpl_n = rnd(10) - 3;
 	}
-	/* The callee of a mutual-recursion function is a free function too. */
+	/* The callee of a mutual-recursion function is a free function too,
+	 * and not itself recursive: its recursion ends on an odd n, which
+	 * would call back again, for ever. */
 	for (int i = 0; i < n; i++)
-		if (fn[th][i].mutual && fn[th][i + 1].fk != FK_FREE)
+		if (fn[th][i].mutual && (fn[th][i + 1].fk != FK_FREE || fn[th][i + 1].recursive))
 			fn[th][i].mutual = 0;
 	/* No always_inline in a recursion. */
 	for (int i = 0; i + 1 < n; i++)

@@ -339,8 +339,13 @@ dt_run() {
 		tnum=$(sed -n "s/^Thread \([0-9]*\) (LWP $tid[ )].*/\1/p" "$w/gbt/headers")
 		[ -n "$tnum" ] || continue
 		cmds+=(@@skip "thread $tnum")
+		# The item names the frame's function, and says "inlined" when
+		# the frame above it has no address: its code is inlined there.
 		for ((k = 0; k < nmatch; k++)); do
-			cmds+=(@@skip "frame $k" "@@locals-$tid-$k" 'info locals' "@@args-$tid-$k" 'info args')
+			local fn inl=
+			fn=$(sed -n "$((k + 1))p" "$w/gbt/$tid.names" | tr -d ' ')
+			sed -n "$((k + 2))p" "$w/gbt/$tid" | grep -q '^0x' || inl=-inlined
+			cmds+=(@@skip "frame $k" "@@locals-$tid-$k-$fn$inl" 'info locals' "@@args-$tid-$k-$fn$inl" 'info args')
 		done
 	done
 	# Values and types.
