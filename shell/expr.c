@@ -588,12 +588,12 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			free(field);
 		} else if (*e->p == '[') {
 			e->p++;
-			char *end;
-			errno = 0;
-			long long idx = strtoll(e->p, &end, 0);
-			if (end == e->p || errno)
-				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
-			e->p = end;
+			/* Any integer expression: a[i], a[n - 1].  */
+			struct xval ix;
+			uint64_t uidx;
+			if ((err = parse_binary(e, &ix, 1)) || (err = integer_of(e, &ix, &uidx)))
+				return err;
+			int64_t idx = (int64_t)uidx;
 			skip_ws(e);
 			if (*e->p != ']')
 				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
