@@ -373,9 +373,15 @@ struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, 
 							 nframes, cap);
 		if (err)
 			return err;
-		for (size_t i = before; i < *nframes; i++) {
-			(*frames)[i].regs = regs;
-			(*frames)[i].tail_call = true;
+		/* gdb shows a tail call as one frame, of the innermost
+		   function at its pc: where the jump sits in a function
+		   inlined into another, the outer one is not shown.  */
+		if (*nframes > before + 1)
+			*nframes = before + 1;
+		if (*nframes > before) {
+			(*frames)[before].regs = regs;
+			(*frames)[before].tail_call = true;
+			(*frames)[before].inlined = false;
 		}
 	}
 	return NULL;
