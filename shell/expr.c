@@ -739,11 +739,20 @@ static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t
 }
 
 /* An array in arithmetic is a pointer to its first element, as in C
-   ("sg_bytes + 1").  */
+   ("sg_bytes + 1"); a function a pointer to its code.  */
 static void decay(struct xval *x)
 {
 	Dwarf_Die t, elem;
-	if (x->ptr_depth || x->repeat || x->reg || x->function || !x->v.lvalue)
+	if (x->function && !x->ptr_depth) {
+		/* main + 4: bytes past the entry, as gdb counts them.  */
+		uint64_t address = x->v.address;
+		memset(x, 0, sizeof(*x));
+		x->v.bits = address;
+		x->void_base = true;
+		x->ptr_depth = 1;
+		return;
+	}
+	if (x->ptr_depth || x->repeat || x->reg || !x->v.lvalue)
 		return;
 	strip(&x->v.type, &t);
 	if (dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem))
