@@ -64,7 +64,13 @@ fi
 while [ "$n" -gt 1 ] && still -f "$f" -n $((n - 1)) -t "$t" -g "$g"; do
 	n=$((n - 1))
 done
-[ "$g" -gt 0 ] && still -f "$f" -n "$n" -t "$t" -g 0 && g=0
+# Globals: none, else halve while it holds.
+if [ "$g" -gt 0 ] && still -f "$f" -n "$n" -t "$t" -g 0; then
+	g=0
+fi
+while [ "$g" -gt 1 ] && still -f "$f" -n "$n" -t "$t" -g $((g / 2)); do
+	g=$((g / 2))
+done
 for ((bit = 0; bit < 26; bit++)); do
 	((f & (1 << bit))) || continue
 	still -f $((f & ~(1 << bit))) -n "$n" -t "$t" -g "$g" && f=$((f & ~(1 << bit)))
