@@ -610,6 +610,19 @@ static const char *symbol_function_name(struct sg_target *t, const char *raw)
 	return e->name ? e->name : sg_demangle_base_cached(t, raw);
 }
 
+/* Whether A and B name one file, a relative name being under DIR.  */
+static bool same_file(const char *dir, size_t len, const char *a, const char *b)
+{
+	if ((a[0] == '/') == (b[0] == '/'))
+		return !strcmp(a, b);
+	if (b[0] == '/') {
+		const char *t = a;
+		a = b;
+		b = t;
+	}
+	return !strncmp(a, dir, len) && a[len] == '/' && !strcmp(a + len + 1, b);
+}
+
 /* A source path as gdb shows it.  libdw joins the compilation directory,
    the line table's directory and the file name; gdb shows the directory
    and the name as the compiler wrote them.  The two agree except where the
@@ -625,16 +638,17 @@ static const char *display_path(Dwarf_Die *cudie, const char *path)
 	const char *comp_dir = cudie && dwarf_attr(cudie, DW_AT_comp_dir, &attr)
 		? dwarf_formstring(&attr) : NULL;
 	size_t len = comp_dir ? strlen(comp_dir) : 0;
-	if (!len || strncmp(path, comp_dir, len) != 0 || path[len] != '/')
+	if (!len)
 		return path;
-	if (!strncmp(path + len + 1, "../", 3))
+	if (!strncmp(path, comp_dir, len) && path[len] == '/' && !strncmp(path + len + 1, "../", 3))
 		return path + len + 1;
-	/* The unit's own source, compiled by a relative name ("gcc x.c"):
-	   gdb shows it by that name, as DW_AT_name has it, when the
-	   compilation directory is absolute.  */
+	/* The unit's own source: gdb shows it as DW_AT_name spells it,
+	   "x.c" for "gcc x.c", "/abs/sub/y.c" where clang wrote "sub/y.c"
+	   in the line table, when the compilation directory is absolute
+	   (glibc's are relative, "./nptl": there gdb shows libdw's join).  */
 	const char *name = dwarf_diename(cudie);
-	if (comp_dir[0] == '/' && name && name[0] != '/' && !strcmp(path + len + 1, name))
-		return path + len + 1;
+	if (comp_dir[0] == '/' && name && same_file(comp_dir, len, path, name))
+		return name;
 	return path;
 }
 

@@ -11,8 +11,10 @@ NAMES_FIXTURES = tests/fixtures/names-gcc-O0 tests/fixtures/names-gcc-O2 \
 check_SCRIPTS += $(NAMES_FIXTURES)
 CLEANFILES += $(NAMES_FIXTURES)
 
-# The -O0 builds compile the source by its relative name, as "g++ x.cc"
-# does, from its folder: gdb shows such a file as "sg-names.cc".
+# The -O0 builds compile the source by its relative name, from its folder
+# ("g++ x.cc"): gdb shows the file as "sg-names.cc".  clang++ -O2 gets the
+# absolute name from the folder above, and writes "fixtures" in its line
+# table: gdb shows the absolute name.
 tests/fixtures/names-gcc-O0: $(srcdir)/tests/fixtures/sg-names.cc
 	@$(MKDIR_P) tests/fixtures
 	$(AM_V_CXXLD)out=$$(pwd)/$@; cd $(srcdir)/tests/fixtures && \
@@ -33,7 +35,8 @@ tests/fixtures/names-clang-O0 tests/fixtures/names-clang-O2: $(srcdir)/tests/fix
 		if [ "$$opt" = O0 ]; then \
 			(cd $(srcdir)/tests/fixtures && \
 			 clang++ -O0 -g -gdwarf-5 -pthread -o "$$out" sg-names.cc); \
-		else clang++ -$$opt -g -gdwarf-5 -pthread -o $@ $(srcdir)/tests/fixtures/sg-names.cc; fi; \
+		else (cd $(srcdir)/tests && \
+		      clang++ -O2 -g -gdwarf-5 -pthread -o "$$out" "$$(pwd)/fixtures/sg-names.cc"); fi; \
 	else printf '#!/bin/sh\necho "no clang++" >&2; exit 77\n' >$@; chmod +x $@; fi
 
 TESTS += tests/run-names.sh
