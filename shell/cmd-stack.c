@@ -426,6 +426,26 @@ static const char *frame_language(const struct sg_frame *f)
 	}
 }
 
+/* Whether LEVEL is the outermost frame, its caller undefined (gdb's
+   "Outermost frame: outermost", at frame address 0): the walk ended
+   there for no other reason.  */
+static bool is_outermost(const struct sg_stack *st, size_t level)
+{
+	return level + 1 == sg_stack_count(st) && !sg_stack_stop_reason(st) &&
+	       !sg_stack_truncated(st);
+}
+
+/* The frame address gdb gives LEVEL: its CFA, 0 for the outermost.  */
+static bool frame_address(const struct sg_stack *st, size_t level, uint64_t *ret)
+{
+	if (level >= sg_stack_count(st))
+		return false;
+	if (sg_stack_cfa(st, level, ret))
+		return true;
+	*ret = 0;
+	return is_outermost(st, level);
+}
+
 /* The level "info frame ARGS" describes: LEVEL N, N, ADDRESS CFA, or
    the selected frame; *HEADER_LEVEL tells whether gdb's heading names
    the level (the selected frame) or only the address.  */
@@ -480,27 +500,36 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 	if ((err = info_frame_level(s, arg, st, args, &level, &header_level)))
 		return err;
 	const struct sg_frame *f = sg_stack_frame(st, level);
-	/* The saved pc is the next physical frame's.  */
-	const struct sg_frame *caller = NULL;
-	for (size_t i = level + 1; i < sg_stack_count(st); i++) {
-		const struct sg_frame *c = sg_stack_frame(st, i);
-		if (c->physical != f->physical) {
-			caller = c;
-			break;
-		}
-	}
+	/* The saved pc, as gdb's: the caller's of the first real frame from
+	   here out, as inlined calls and tail-call frames are artificial.  */
+	size_t real = level;
+	while (real + 1 < sg_stack_count(st) && (sg_stack_frame(st, real)->inlined ||
+						  sg_stack_frame(st, real)->tail_call))
+		real++;
+	const struct sg_frame *caller = sg_stack_frame(st, real + 1);
 	/* Also known for main, whose caller the past-main cut hides.  */
 	uint64_t cfa = 0;
 	bool has_cfa = sg_stack_cfa(st, level, &cfa);
+	bool outermost = !has_cfa && is_outermost(st, level);
 	if (header_level)
 		sg_out_printf(out, "Stack level %zu, frame at ", level);
 	else
 		sg_out_printf(out, "Stack frame at ");
-	if (has_cfa)
+	if (has_cfa || outermost)
 		sg_out_printf(out, "0x%" PRIx64 ":\n", cfa);
 	else
 		sg_out_printf(out, "<unknown>:\n");
-	sg_out_printf(out, " rip = 0x%" PRIx64 " in %s", f->pc, f->function ? f->function : "??");
+	/* A signal trampoline by its symbol (__restore_rt), as gdb names it
+	   here.  */
+	const char *fname = f->function;
+	struct sg_symbol tsym;
+	struct sg_error *terr = f->signal_trampoline
+		? sg_symbolize(sg_session_target(s), f->pc, &tsym) : &sg_not_found;
+	if (!terr)
+		fname = tsym.name;
+	sg_error_destroy(terr);
+	/* gdb names no function where there is no symbol.  */
+	sg_out_printf(out, " rip = 0x%" PRIx64 "%s%s", f->pc, fname ? " in " : "", fname ? fname : "");
 	if (f->file && f->line)
 		sg_out_printf(out, " (%s:%d)", f->file, f->line);
 	/* Past the cut, the return address is where the CFA says, as the
@@ -514,20 +543,27 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 	}
 	if (has_saved_pc)
 		sg_out_printf(out, "; saved rip = 0x%" PRIx64, saved_pc);
+	else if (outermost)
+		sg_out_printf(out, "; saved rip = <not saved>");
 	sg_out_printf(out, "\n");
-	if (f->inlined)
-		sg_out_printf(out, " inlined into frame %zu\n", level + 1);
+	if (outermost)
+		sg_out_printf(out, " Outermost frame: outermost\n");
 	/* gdb's neighbours are the adjacent levels, by their frame
-	   addresses.  */
+	   addresses; an inlined call names its caller by level instead.  */
 	uint64_t caller_cfa, callee_cfa;
-	bool has_caller = level + 1 < sg_stack_count(st) && sg_stack_cfa(st, level + 1, &caller_cfa);
-	bool has_callee = level > 0 && sg_stack_cfa(st, level - 1, &callee_cfa);
-	if (has_caller)
+	bool artificial = f->inlined || f->tail_call;
+	bool has_caller = !artificial && frame_address(st, level + 1, &caller_cfa);
+	bool has_callee = level > 0 && frame_address(st, level - 1, &callee_cfa);
+	if (f->inlined)
+		sg_out_printf(out, " inlined into frame %zu", level + 1);
+	else if (f->tail_call)
+		sg_out_printf(out, " tail call frame");
+	else if (has_caller)
 		sg_out_printf(out, " called by frame at 0x%" PRIx64, caller_cfa);
 	if (has_callee)
-		sg_out_printf(out, "%s caller of frame at 0x%" PRIx64, has_caller ? "," : "",
-			      callee_cfa);
-	if (has_caller || has_callee)
+		sg_out_printf(out, "%s caller of frame at 0x%" PRIx64,
+			      has_caller || artificial ? "," : "", callee_cfa);
+	if (has_caller || has_callee || artificial)
 		sg_out_printf(out, "\n");
 	const char *lang = frame_language(f);
 	if (lang)

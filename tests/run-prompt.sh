@@ -13,7 +13,7 @@ fi
 # The lines of info frame that spyglass shares with gdb (gdb's Arglist,
 # Locals and Saved registers are not shown).
 frame_lines() {
-	grep -E '^(Stack |#[0-9]| rip = | inlined into| called by | caller of | source language )|^No frame|^Argument required'
+	grep -E '^(Stack |#[0-9]| rip = | inlined into| tail call frame| called by | caller of | source language | Outermost frame)|^No frame|^Argument required'
 }
 # sg_vs_gdb DESCRIPTION FILTER COMMAND...: spyglass's stdout and stderr
 # (stderr right after, as on a terminal) through FILTER, against gdb's.
@@ -80,6 +80,28 @@ check_fixture() {
 
 check_fixture sg-prompt 5
 check_fixture sg-prompt-O2 5
+
+# 2, 3. info frame on every frame of every thread of the backtrace
+# fixtures: inlined calls (gdb's "inlined into frame N"), tail-call frames,
+# signal trampolines, frames without a symbol, and the outermost frame
+# (gdb's "Outermost frame: outermost", frame at 0x0).
+for fx in bt-c-O2 bt-cc-O2; do
+	start_fixture "$FIXTURES/$fx" || continue
+	pid=$FIXTURE_PID
+	cmds=()
+	for t in $(seq 1 "$(ls "/proc/$pid/task" | wc -l)"); do
+		cmds+=("thread $t")
+		for l in $(seq 0 9); do
+			cmds+=("info frame $l")
+		done
+	done
+	sg_cmds "$pid" "${cmds[@]}"
+	ours=$(printf '%s\n' "$OUT" | frame_lines | grep -v '^#\|^No frame')
+	gdb_batch "$pid" "${cmds[@]}"
+	is "$ours" "$(printf '%s\n' "$GDB_OUT" | frame_lines | grep -v '^#\|^No frame')" \
+		"$fx: info frame 0-9 of every thread, as gdb's"
+	stop_fixture "$pid"
+done
 
 start_fixture "$FIXTURES/sg-prompt" || exit 1
 pid=$FIXTURE_PID
