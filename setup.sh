@@ -39,6 +39,8 @@ packages=(
 	# austin is the Python sampler bench/py-bt.sh compares with;
 	# patchelf and the archive keyring fetch unstable's 3.13-3.15
 	python3.11 python3.11-dbg austin patchelf debian-archive-keyring
+	# GCC's own libstdc++ pretty-printer tests (tests/run-gcc-printers.sh)
+	gcc-12-source
 )
 
 install_deps() {
