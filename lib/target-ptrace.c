@@ -653,8 +653,15 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	for (size_t i = 0; i < t->nthreads; i++) {
 		t->threads[i].index = i;
 		err = read_regs(&t->threads[i]);
-		if (err)
+		if (err) {
+			/* A stopped tracee vanishes only when it is killed. */
+			if (sg_error_errno(err) == ESRCH) {
+				sg_error_destroy(err);
+				err = sg_error_format(SG_ERROR_TARGET,
+						      "process %d exited while being attached", pid);
+			}
 			goto fail;
+		}
 	}
 	err = t->dwfl ? sg_target_refresh_modules(t) : NULL;
 	if (err)
