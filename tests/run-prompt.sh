@@ -122,6 +122,9 @@ is "$OUT" "$GDB_OUT" "info sharedlibrary with no match: gdb's words"
 sg_vs_gdb "ABI-tagged globals: info address, info symbol" cat \
 	'info address g' 'info address g[abi:cxx11]' 'info address g_long' 'info symbol &g' \
 	'info symbol &g_long' 'info address g_point' 'info symbol &g_point.y'
+sg_vs_gdb "info symbol takes expressions, in the selected frame" cat \
+	'frame 3' 'info symbol $pc' 'info symbol $sp' 'info symbol main' 'info symbol &g_bytes[3]' \
+	'info symbol block' 'info symbol g_point'
 sg_vs_gdb "ABI-tagged globals: x labels them by their symbol, <_Z1gB5cxx11>" cat \
 	'x/2xg &g' 'x/s g._M_dataplus._M_p' 'x/xg &g_long'
 
