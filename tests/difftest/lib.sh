@@ -17,6 +17,8 @@
 #   aligned without their "#N" (a missing frame is one record, not a shift
 #   of every later line: the numbers follow from the order);
 # - thread apply all bt -u cfi: the function names of each thread;
+# - thread apply all bt -u fp, in builds with frame pointers: the name of
+#   every frame at an address gdb's backtrace also has;
 # - info locals and info args in the first frames of each thread whose
 #   backtrace names agree with gdb's up to that frame;
 # - print and whatis of every global, print of parts of them (members,
@@ -316,12 +318,15 @@ dt_run() {
 
 	# Backtraces.
 	dt_tool gdb "$w/gdb1" "$PM" @@bt 'thread apply all bt'
-	dt_tool sg "$w/sg1" "$PM" @@bt 'thread apply all bt' @@cfi 'thread apply all bt -u cfi'
+	local fp=()
+	case $build in *-fp-*) fp=(@@fp 'thread apply all bt -u fp') ;; esac
+	dt_tool sg "$w/sg1" "$PM" @@bt 'thread apply all bt' @@cfi 'thread apply all bt -u cfi' "${fp[@]}"
 	dt_split "$w/gdb1" "$w/g1"
 	dt_split "$w/sg1" "$w/s1"
 	dt_bt_norm "$w/gbt" <"$w/g1/bt"
 	dt_bt_norm "$w/sbt" <"$w/s1/bt"
 	dt_bt_norm "$w/scfi" <"$w/s1/cfi"
+	[ -e "$w/s1/fp" ] && dt_bt_norm "$w/sfp" <"$w/s1/fp"
 	dt_diff bt-headers "$w/gbt/headers" "$w/sbt/headers" "$ctx"
 	local tid tnum k nf nmatch cmds=("$PM")
 	for tid in $(cat "$w/gbt/tids"); do
@@ -331,6 +336,18 @@ dt_run() {
 		dt_names "$w/gbt/$tid" >"$w/gbt/$tid.names"
 		dt_names "$w/scfi/$tid" >"$w/scfi/$tid.names" 2>/dev/null
 		dt_diff bt-cfi "$w/gbt/$tid.names" "$w/scfi/$tid.names" "$ctx thread $tid"
+		# bt -u fp (builds with frame pointers): gdb has no such
+		# unwinder, so what is compared is the name of each frame the
+		# walk finds at an address gdb's backtrace also has.
+		if [ -e "$w/sfp/$tid" ]; then
+			awk -v ctx="$ctx thread $tid" '
+			FNR == 1 { f++ }
+			!/^0x[0-9a-f]+ in / { next }
+			{ a = $1; n = $0; sub(/^0x[0-9a-f]+ in /, "", n); sub(/ \(\)( at .*| from .*)?$/, "", n) }
+			f == 1 { if (!(a in G)) G[a] = n; next }
+			(a in G) && G[a] != n { print ctx "\tbt-fp: gdb: " a " " G[a] " || sg: " a " " n }' \
+				"$w/gbt/$tid" "$w/sfp/$tid" >>"$dt_dir/records"
+		fi
 		# Locals in the frames both name alike, from the innermost on.
 		dt_names "$w/sbt/$tid" >"$w/sbt/$tid.names" 2>/dev/null
 		nmatch=$(paste -d '\t' "$w/gbt/$tid.names" "$w/sbt/$tid.names" |
@@ -341,11 +358,14 @@ dt_run() {
 		cmds+=(@@skip "thread $tnum")
 		# The item names the frame's function, and says "inlined" when
 		# the frame above it has no address: its code is inlined there.
+		# "-entry" when gdb's frame line shows an entry value (n@entry=).
 		for ((k = 0; k < nmatch; k++)); do
-			local fn inl=
+			local fn inl= ent=
 			fn=$(sed -n "$((k + 1))p" "$w/gbt/$tid.names" | tr -d ' ')
 			sed -n "$((k + 2))p" "$w/gbt/$tid" | grep -q '^0x' || inl=-inlined
-			cmds+=(@@skip "frame $k" "@@locals-$tid-$k-$fn$inl" 'info locals' "@@args-$tid-$k-$fn$inl" 'info args')
+			awk -v t="$tid" -v k="$k" '/^Thread / { on = index($0, "LWP " t ")") > 0 } on && $1 == "#" k' "$w/g1/bt" |
+				grep -q '@entry=' && ent=-entry
+			cmds+=(@@skip "frame $k" "@@locals-$tid-$k-$fn$inl$ent" 'info locals' "@@args-$tid-$k-$fn$inl$ent" 'info args')
 		done
 	done
 	# Values and types.
