@@ -39,17 +39,101 @@ static bool read_ok(struct sg_target *t, uint64_t address, void *buf, size_t siz
 	return !err;
 }
 
-static bool is_char_type(Dwarf_Die *type)
+/* TYPE without typedefs and qualifiers, if it is a base type: its
+   encoding, name and size.  */
+struct base_info {
+	Dwarf_Word enc;
+	const char *name;
+	uint64_t size;
+};
+
+static bool base_info(Dwarf_Die *type, struct base_info *ret)
 {
 	Dwarf_Die t;
+	Dwarf_Attribute a;
 	strip(type, &t);
+	*ret = (struct base_info){ 0 };
 	if (dwarf_tag(&t) != DW_TAG_base_type)
 		return false;
-	Dwarf_Attribute a;
-	Dwarf_Word enc = 0;
 	if (dwarf_attr(&t, DW_AT_encoding, &a))
-		dwarf_formudata(&a, &enc);
-	return (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) && type_size(&t) == 1;
+		dwarf_formudata(&a, &ret->enc);
+	ret->name = dwarf_diename(&t);
+	ret->size = type_size(&t);
+	return true;
+}
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	struct base_info bi;
+	/* gdb prints char8_t (DW_ATE_UTF, or GCC's DW_ATE_unsigned) as a char. */
+	return base_info(type, &bi) && bi.size == 1 &&
+	       (bi.enc == DW_ATE_signed_char || bi.enc == DW_ATE_unsigned_char ||
+		bi.enc == DW_ATE_UTF || (bi.name && !strcmp(bi.name, "char8_t")));
+}
+
+/* gdb's prefix of a wide character type's literals: "L" for wchar_t,
+   "u" for char16_t, "U" for char32_t; NULL for other types (char8_t
+   prints as a char).  */
+static const char *wide_prefix(Dwarf_Die *type)
+{
+	struct base_info bi;
+	if (!base_info(type, &bi) || (bi.size != 2 && bi.size != 4))
+		return NULL;
+	if (bi.name && !strcmp(bi.name, "wchar_t"))
+		return "L";
+	if (bi.enc == DW_ATE_UTF)
+		return bi.size == 2 ? "u" : "U";
+	return NULL;
+}
+
+/* Code point C inside QUOTE as gdb writes a wide character: ASCII as a
+   char, other characters in UTF-8, C1 controls in octal, what is no
+   character in hex.  */
+static void escape_wide(struct sg_buf_lite *b, uint32_t c, char quote)
+{
+	char tmp[16];
+	if (c < 0x80) {
+		escape_byte(b, (unsigned char)c, quote);
+	} else if (c < 0xa0) {
+		snprintf(tmp, sizeof(tmp), "\\%03o", (unsigned)c);
+		lite_puts(b, tmp);
+	} else if ((c >= 0xd800 && c < 0xe000) || c > 0x10ffff) {
+		snprintf(tmp, sizeof(tmp), "\\x%x", (unsigned)c);
+		lite_puts(b, tmp);
+	} else if (c < 0x800) {
+		lite_putc(b, (char)(0xc0 | c >> 6));
+		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+	} else if (c < 0x10000) {
+		lite_putc(b, (char)(0xe0 | c >> 12));
+		lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
+		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+	} else {
+		lite_putc(b, (char)(0xf0 | c >> 18));
+		lite_putc(b, (char)(0x80 | (c >> 12 & 0x3f)));
+		lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
+		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+	}
+}
+
+/* N code units of SIZE bytes from RAW as code points into OUT (room for
+   N): UTF-16 surrogate pairs joined, as gdb's iconv does; how many.  */
+static size_t wide_decode(const unsigned char *raw, size_t n, size_t size, uint32_t *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = 0;
+		memcpy(&c, raw + i * size, size);
+		if (size == 2 && c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
+			uint32_t lo = 0;
+			memcpy(&lo, raw + (i + 1) * size, size);
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				i++;
+			}
+		}
+		out[k++] = c;
+	}
+	return k;
 }
 
 char *fault_text(struct sg_error *err)
@@ -110,29 +194,6 @@ static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b
 	char suffix[512];
 	shell_symbol_suffix(t, addr, suffix, sizeof(suffix));
 	lite_puts(b, suffix);
-}
-
-/* A C string at ADDR, as gdb shows it after a char pointer.  */
-static void put_string_at(struct sg_target *t, uint64_t addr, size_t limit, struct sg_buf_lite *b)
-{
-	char *s;
-	bool truncated;
-	struct sg_error *err = sg_target_read_string(t, addr, limit, &s, &truncated);
-	if (err) {
-		char *e = fault_text(err);
-		lite_putc(b, ' ');
-		lite_puts(b, e ? e : "<error>");
-		free(e);
-		sg_error_destroy(err);
-		return;
-	}
-	lite_puts(b, " \"");
-	for (char *p = s; *p; p++)
-		escape_byte(b, (unsigned char)*p, '"');
-	lite_putc(b, '"');
-	if (truncated)
-		lite_puts(b, "...");
-	free(s);
 }
 
 struct printer {
@@ -478,66 +539,137 @@ static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lit
 	sg_error_destroy(err);
 }
 
-/* A char array as a string with gdb's repeat blocks: runs longer than
-   REPEAT_THRESHOLD become 'c' <repeats N times>; one trailing NUL is the
-   terminator and is not shown.  */
-static void put_char_array(struct printer *p, const unsigned char *s, size_t n,
-			   struct sg_buf_lite *b)
+static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b);
+
+/* How many bytes of a char array print reads at least: gdb takes the
+   whole value (up to its max-value-size, 64 KiB) and finds repeats past
+   print elements.  More when print elements asks for more.  */
+#define CHARS_READ 65536
+
+/* Characters S (N code points; bytes unless PREFIX) as a string with
+   gdb's repeat blocks: runs longer than REPEAT_THRESHOLD become
+   'c' <repeats N times>.  Up to print elements characters, a block
+   printed whole; "..." when some are left or S is not COMPLETE.  One
+   trailing NUL of a COMPLETE array is the terminator and is not shown.
+   PREFIX ("L", "u", "U") starts a wide string, once, as gdb.  */
+static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool complete,
+		      const char *prefix, struct sg_buf_lite *b)
 {
-	if (n && s[n - 1] == 0)
+	if (complete && n && s[n - 1] == 0)
 		n--;
-	bool truncated = false;
-	if (n > p->limit) {
-		n = p->limit;
-		truncated = true;
-	}
 	if (p->json) {
-		sg_out_string_len(p->json, take_key(p), (const char *)s, n);
+		struct sg_buf_lite j = { 0 };
+		for (size_t i = 0; i < n && i < p->limit; i++) {
+			if (prefix && s[i] >= 0x80)
+				escape_wide(&j, s[i], 0);
+			else
+				lite_putc(&j, (char)s[i]);
+		}
+		sg_out_string_len(p->json, take_key(p), j.s ? j.s : "", j.len);
+		free(j.s);
 		return;
 	}
+	lite_puts(b, prefix ? prefix : "");
 	if (n == 0) {
 		lite_puts(b, "\"\"");
 		return;
 	}
 	bool in_quote = false, first = true;
-	for (size_t i = 0; i < n;) {
+	size_t i = 0;
+	while (i < n && i < p->limit) {
 		size_t run = 1;
 		while (i + run < n && s[i + run] == s[i])
 			run++;
-		if (run > REPEAT_THRESHOLD) {
-			if (in_quote)
-				lite_puts(b, "\", ");
-			else if (!first)
-				lite_puts(b, ", ");
+		bool repeat = run > REPEAT_THRESHOLD;
+		if (repeat && in_quote)
+			lite_puts(b, "\", ");
+		else if (repeat && !first)
+			lite_puts(b, ", ");
+		else if (!repeat && !in_quote)
+			lite_puts(b, first ? "\"" : ", \"");
+		in_quote = !repeat;
+		char quote = repeat ? '\'' : '"';
+		if (repeat)
 			lite_putc(b, '\'');
-			if (s[i] == 0)
-				lite_puts(b, "\\000");
-			else
-				escape_byte(b, s[i], '\'');
+		if (s[i] == 0)
+			lite_puts(b, "\\000");
+		else if (prefix)
+			escape_wide(b, s[i], quote);
+		else
+			escape_byte(b, (unsigned char)s[i], quote);
+		if (repeat) {
 			char tmp[48];
 			snprintf(tmp, sizeof(tmp), "' <repeats %zu times>", run);
 			lite_puts(b, tmp);
-			in_quote = false;
-			i += run;
-		} else {
-			if (!in_quote) {
-				lite_puts(b, first ? "\"" : ", \"");
-				in_quote = true;
-			}
-			for (size_t k = 0; k < run; k++) {
-				if (s[i] == 0)
-					lite_puts(b, "\\000");
-				else
-					escape_byte(b, s[i], '"');
-			}
-			i += run;
 		}
+		i += repeat ? run : 1;
 		first = false;
 	}
 	if (in_quote)
 		lite_putc(b, '"');
-	if (truncated)
+	if (i < n || !complete)
 		lite_puts(b, "...");
+}
+
+/* The C string at ADDR, as gdb shows it after a char pointer: up to
+   print elements bytes, with repeat blocks.  */
+static void put_string_at(struct printer *p, uint64_t addr, struct sg_buf_lite *b)
+{
+	char *s;
+	bool truncated;
+	struct sg_error *err = sg_target_read_string(p->t, addr, p->limit, &s, &truncated);
+	lite_putc(b, ' ');
+	if (err) {
+		char *e = fault_text(err);
+		lite_puts(b, e ? e : "<error>");
+		free(e);
+		sg_error_destroy(err);
+		return;
+	}
+	size_t n = strlen(s);
+	uint32_t *u = malloc((n ? n : 1) * sizeof(*u));
+	if (u) {
+		for (size_t i = 0; i < n; i++)
+			u[i] = (unsigned char)s[i];
+		put_chars(p, u, n, !truncated, NULL, b);
+	}
+	free(u);
+	free(s);
+}
+
+/* A char array's bytes as a string (COMPLETE: all of the array).  */
+static void put_char_array(struct printer *p, const unsigned char *s, size_t n, bool complete,
+			   struct sg_buf_lite *b)
+{
+	uint32_t *u = malloc((n ? n : 1) * sizeof(*u));
+	if (!u) {
+		put_error(p, &sg_enomem, b);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		u[i] = s[i];
+	put_chars(p, u, n, complete, NULL, b);
+	free(u);
+}
+
+/* N wide characters of SIZE bytes at ADDRESS, PREFIX their literal's,
+   at most CHARS_READ bytes of them.  */
+static void put_wide_array(struct printer *p, uint64_t address, uint64_t n, size_t size,
+			   const char *prefix, struct sg_buf_lite *b)
+{
+	uint64_t most = p->limit + 1 > CHARS_READ / size ? p->limit + 1 : CHARS_READ / size;
+	bool complete = n <= most;
+	if (!complete)
+		n = most;
+	unsigned char *raw = malloc(n ? n * size : 1);
+	uint32_t *u = malloc((n ? n : 1) * sizeof(*u));
+	struct sg_error *err = raw && u ? sg_target_read(p->t, address, raw, n * size) : &sg_enomem;
+	if (err)
+		put_error(p, err, b);
+	else
+		put_chars(p, u, wide_decode(raw, n, size, u), complete, prefix, b);
+	free(raw);
+	free(u);
 }
 
 #define MAX_DIMS 8
@@ -828,14 +960,20 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 	/* An element of an outer dimension is a row of the inner ones.  */
 	for (int d = 1; d < ndims; d++)
 		esize = dims[d] && esize > UINT64_MAX / dims[d] ? 0 : esize * dims[d];
+	const char *wide = wide_prefix(&elem);
+	if (ndims == 1 && wide && (!p->fmt || p->fmt == 's')) {
+		put_wide_array(p, v->address, n, esize, wide, b);
+		return;
+	}
 	if (ndims == 1 && is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
-		size_t want = n < p->limit + 1 ? n : p->limit + 1;
+		size_t most = p->limit + 1 > CHARS_READ ? p->limit + 1 : CHARS_READ;
+		size_t want = n < most ? n : most;
 		unsigned char *buf = malloc(want ? want : 1);
 		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
 		if (err)
 			put_error(p, err, b);
 		else
-			put_char_array(p, buf, want, b);
+			put_char_array(p, buf, want, want == n, b);
 		free(buf);
 		return;
 	}
@@ -1434,6 +1572,76 @@ static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, 
 	return b.s;
 }
 
+/* The wide string at ADDR (units of SIZE bytes up to a NUL, at most
+   print elements), as after a wchar_t pointer: L"...", with "..." when
+   cut.  */
+static void put_wide_string_at(struct printer *p, uint64_t addr, const char *prefix, size_t size,
+			       struct sg_buf_lite *b)
+{
+	size_t cap = p->limit + 1, n = 0;
+	unsigned char *raw = size == 2 || size == 4 ? malloc(cap * size) : NULL;
+	if (!raw) {
+		put_error(p, &sg_enomem, b);
+		return;
+	}
+	struct sg_error *err = NULL;
+	for (; n < cap; n++) {
+		uint32_t c = 0;
+		if ((err = sg_target_read(p->t, addr + n * size, raw + n * size, size)))
+			break;
+		memcpy(&c, raw + n * size, size);
+		if (!c)
+			break;
+	}
+	if (err && n == 0) {
+		put_error(p, err, b);
+	} else {
+		sg_error_destroy(err);
+		uint32_t *u = malloc((n + 1) * sizeof(*u));
+		if (u) {
+			/* No terminator to drop: put_chars drops a last NUL.  */
+			size_t k = wide_decode(raw, n, size, u);
+			u[k++] = 0;
+			put_chars(p, u, k, true, prefix, b);
+		}
+		free(u);
+	}
+	free(raw);
+}
+
+/* Whether print leaves out "(T *) " before a pointer to TARGET, as gdb
+   does for strings: char (const or not, not through a typedef), wchar_t,
+   char16_t and char32_t; not signed or unsigned char, nor char8_t.  */
+static bool bare_string_pointer(Dwarf_Die *target)
+{
+	Dwarf_Die t = *target, next;
+	for (int i = 0; i < MAX_TYPE_DEPTH && (dwarf_tag(&t) == DW_TAG_const_type ||
+					       dwarf_tag(&t) == DW_TAG_volatile_type); i++)
+		if (!die_type(&t, &next))
+			return false;
+		else
+			t = next;
+	const char *name = dwarf_diename(&t);
+	return (dwarf_tag(&t) == DW_TAG_base_type && name && !strcmp(name, "char")) ||
+	       wide_prefix(&t);
+}
+
+/* After a pointer PTR to TARGET: the string it points to, for the char
+   types (" \"abc\"", " L\"abc\"").  */
+static void put_pointed_string(struct printer *p, Dwarf_Die *target, uint64_t ptr,
+			       struct sg_buf_lite *b)
+{
+	const char *wide = wide_prefix(target);
+	if (!ptr)
+		return;
+	if (wide) {
+		lite_putc(b, ' ');
+		put_wide_string_at(p, ptr, wide, type_size(target), b);
+	} else if (is_char_type(target)) {
+		put_string_at(p, ptr, b);
+	}
+}
+
 /* A bit field of enum type ENUM_TYPE (SIZE bytes): BITS wide, signed
    when an enumerator is negative, as gdb reads it; then as any enum.  */
 static void put_enum_bits(struct printer *p, Dwarf_Die *enum_type, uint64_t val, uint64_t bits,
@@ -1502,7 +1710,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		}
 		Dwarf_Die target;
 		bool has_target = die_type(&t, &target);
-		bool chars = has_target && is_char_type(&target) && (!p->fmt || p->fmt == 's');
+		const char *wide = has_target && (!p->fmt || p->fmt == 's') ? wide_prefix(&target) : NULL;
+		bool chars = has_target && (is_char_type(&target) || wide) && (!p->fmt || p->fmt == 's');
 		if (p->fmt == 'f') {
 			put_float(p, (unsigned char *)&ptr, 8, b);
 			return;
@@ -1516,12 +1725,16 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 				put_symbol(p->t, ptr, b);
 			return;
 		}
+		if (p->json && wide && ptr) {
+			put_wide_string_at(p, ptr, wide, type_size(&target), b);
+			return;
+		}
 		if (p->json) {
 			/* A char pointer is its string; others their address.  */
 			put_pointer_json(p, ptr, chars);
 			return;
 		}
-		if (top && !chars) {
+		if (top && !(chars && bare_string_pointer(&target))) {
 			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
 			lite_putc(b, '(');
 			lite_puts(b, ts);
@@ -1532,8 +1745,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, ptr);
 		lite_puts(b, tmp);
 		put_symbol(p->t, ptr, b);
-		if (chars && ptr)
-			put_string_at(p->t, ptr, p->limit, b);
+		if (chars)
+			put_pointed_string(p, &target, ptr, b);
 		return;
 	}
 	case DW_TAG_reference_type:
@@ -1628,8 +1841,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		uint64_t u = 0;
 		memcpy(&u, raw, size < 8 ? size : 8);
 		bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-		bool is_char = enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
-		put_int(p, u, size, is_signed, is_char && size == 1, b);
+		const char *wide = wide_prefix(&t);
+		if (wide && !p->fmt && !p->json) {
+			/* 120 L'x' */
+			put_int(p, u, size, is_signed, false, b);
+			lite_puts(b, " ");
+			lite_puts(b, wide);
+			lite_putc(b, '\'');
+			if (u == 0)
+				lite_puts(b, "\\000");
+			else
+				escape_wide(b, (uint32_t)u, '\'');
+			lite_putc(b, '\'');
+			return;
+		}
+		put_int(p, u, size, is_signed, is_char_type(&t), b);
 		return;
 	}
 	default: {
@@ -1682,8 +1908,13 @@ char *xval_type(struct xval *x, bool cplus)
 	int n = x->ptr_depth < MAX_TYPE_DEPTH ? x->ptr_depth : MAX_TYPE_DEPTH;
 	memset(stars, '*', n);
 	stars[n] = '\0';
-	if (x->function && n) {
-		/* A pointer to a function: "int (*)(void)".  */
+	Dwarf_Die base;
+	if (!x->void_base && !x->function)
+		strip(&x->v.type, &base);
+	if (n && ((!x->void_base && !x->function && dwarf_tag(&base) == DW_TAG_array_type) ||
+		  x->function)) {
+		/* A pointer to a function or an array: "int (*)(void)",
+		   "int (*)[2]".  */
 		memmove(stars + 1, stars, n + 1);
 		stars[0] = '(';
 		strcat(stars, ")");
@@ -1739,7 +1970,11 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 	}
 	if (x->ptr_depth) {
 		char tmp[40];
-		if (!fmt || fmt == 's') {
+		/* &c of a char c: gdb shows the string there.  */
+		bool text = x->ptr_depth == 1 && !x->function && !x->void_base && !x->type_name &&
+			    (!fmt || fmt == 's') &&
+			    (is_char_type(&x->v.type) || wide_prefix(&x->v.type));
+		if ((!fmt || fmt == 's') && !(text && bare_string_pointer(&x->v.type))) {
 			char *ts = xval_type(x, p.cplus);
 			lite_putc(&b, '(');
 			lite_puts(&b, ts);
@@ -1750,6 +1985,8 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 		lite_puts(&b, tmp);
 		if (!fmt || fmt == 'a' || fmt == 's')
 			put_symbol(t, x->v.bits, &b);
+		if (text)
+			put_pointed_string(&p, &x->v.type, x->v.bits, &b);
 		*ret = b.s;
 		return NULL;
 	}

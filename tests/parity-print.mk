@@ -2,14 +2,15 @@
 
 # Flag enums, types in the frame's language, containers in JSON and
 # reference arguments, against gdb.  Explicit rules, as in
-# tests/Makefile.inc: -O0 keeps the arguments where gdb finds them.
+# tests/Makefile.inc: -O0 keeps the arguments where gdb finds them; C++20
+# for char8_t.
 PARITY_PRINT_FIXTURES = tests/fixtures/sg-parity tests/fixtures/sg-parity-c
 check_SCRIPTS += $(PARITY_PRINT_FIXTURES)
 CLEANFILES += $(PARITY_PRINT_FIXTURES)
 
 tests/fixtures/sg-parity: $(srcdir)/tests/fixtures/sg-parity.cc
 	@$(MKDIR_P) tests/fixtures
-	$(AM_V_CXXLD)$(CXX) -O0 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-parity.cc
+	$(AM_V_CXXLD)$(CXX) -std=gnu++20 -O0 -g -pthread -o $@ $(srcdir)/tests/fixtures/sg-parity.cc
 
 tests/fixtures/sg-parity-c: $(srcdir)/tests/fixtures/sg-parity-c.c
 	@$(MKDIR_P) tests/fixtures

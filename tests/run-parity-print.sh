@@ -82,6 +82,17 @@ like "$OUT" $'^\\$1 = \\{\\{1, 2, 3\\}, \\{4, 5, 6\\}\\}\n\\$2 = \\{\\{\\{1, 2\\
 sg -p "$pid" --json -ex 'print g_3d'
 is "$(printf '%s\n' "$OUT" | jq -c .value)" '[[[1,2],[3,4]],[[5,6],[7,8]]]' "JSON: arrays of arrays nest"
 
+# ---- wide characters, strings and char pointers ----
+compare "$pid" "wide characters" 'frame 1' 'print g_wc' 'print g_weuro' 'print g_wbad' 'print g_c16' \
+	'print g_c32' 'print g_c8' 'print g_ws' 'print g_s16' 'print g_s32' 'print g_wrep' 'print g_pws' \
+	'print g_p16' 'print g_p32' 'print g_p8' 'print g_puc' 'print &g_wc' 'print &g_ws' \
+	'print &g_rep[0]' 'print/x g_wc' 'print/d g_s16' 'set print elements 4' 'print g_wrep' \
+	'print g_rep' 'print g_ws' 'print g_pws'
+like "$OUT" $'\n\\$1 = 120 L\'x\'\n' "a wchar_t as gdb: its number and L'x'"
+like "$OUT" $'\n\\$7 = L"wi\\\\nde\xe2\x82\xac"\n' "a wchar_t array as L\"...\""
+sg -p "$pid" --json -ex 'print g_ws' -ex 'print g_pws' -ex 'print g_wc'
+is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '"wi\nde€" "pw" 120 ' "JSON: wide strings are strings, a wide char its number"
+
 # ---- types in the frame's language ----
 # Thread 1 waits in code without DWARF: no language, and gdb -p keeps C
 # until a frame with one is selected.  by_ref and park are C++.
