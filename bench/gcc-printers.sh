@@ -6,7 +6,7 @@
 #
 # Runs tests/run-gcc-printers.sh through make check in BUILD_DIR (default
 # _build), then prints the table it writes
-# (BUILD_DIR/tests/gcc-printers/table.txt; table.tsv has the same as
+# (BUILD_DIR/tests/gcc-printers-run/table.txt; table.tsv has the same as
 # tab-separated values) and the totals.  Needs Debian's gcc-12-source.
 # Environment: GCC_PRINTERS_MISSES_ONLY=1 shows only spyglass's misses.
 # Exit status: that of the test (0 when every miss is a listed one).
@@ -19,7 +19,7 @@ build_dir=${1:-$repo_dir/_build}
 make -s -C "$build_dir" check TESTS=tests/run-gcc-printers.sh >/dev/null 2>&1
 status=$?
 log=$build_dir/tests/run-gcc-printers.log
-table=$build_dir/tests/gcc-printers/table.txt
+table=$build_dir/tests/gcc-printers-run/table.txt
 if grep -q '^1\.\.0 # SKIP' "$log" 2>/dev/null; then
 	grep '^1\.\.0' "$log"
 	exit 0

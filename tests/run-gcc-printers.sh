@@ -9,11 +9,11 @@
 # in tests/gcc-printers/expected-misses: a listed miss is a TODO, an
 # unlisted one fails, and so does a listed one that now passes.
 # doc/gcc-printers.md says more; the full table is written to
-# $top_builddir/tests/gcc-printers/table.txt (bench/gcc-printers.sh).
+# $top_builddir/tests/gcc-printers-run/table.txt (bench/gcc-printers.sh).
 . "$top_srcdir/tests/test-subr.sh"
 
 here=$top_srcdir/tests/gcc-printers
-work=$top_builddir/tests/gcc-printers
+work=$top_builddir/tests/gcc-printers-run
 misses_file=$here/expected-misses
 table=$work/table.txt
 export LC_ALL=C.UTF-8
