@@ -74,6 +74,16 @@ check_fixture() {
 	[ "$fx" = sg-prompt ] && sg_vs_gdb "$fx: x/s on a char * argument" cat 'frame 2' 'x/s msg'
 	sg_vs_gdb "$fx: x on locals of frames 2 and 3" cat \
 		'frame 2' 'x/s local_buf' 'x/s &local_buf[depth - 19]' 'frame 3' 'x/s s._M_dataplus._M_p' 'x/2xg &p->y' 'x/xg p'
+	# 6. info address of a local: the frame's variable, not a global,
+	# described as gdb does (-O0: at the CFA-based frame base).
+	if [ "$fx" = sg-prompt ]; then
+		sg_vs_gdb "$fx: info address of locals and arguments" cat \
+			'frame 3' 'info address sum' 'info address p' 'info address s' 'frame 2' \
+			'info address cursor' 'info address local_buf'
+	else
+		sg_cmds "$pid" 'frame 2' 'info address depth'
+		like "$OUT" '^Symbol "depth" is multi-location' "$fx: a location list is multi-location, as gdb says"
+	fi
 	check_running "$pid" "$fx: target runs"
 	stop_fixture "$pid"
 }
