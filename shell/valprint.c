@@ -1360,6 +1360,63 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 	put_leaf(p, tmp, b);
 }
 
+/* A complex number of two floats of HALF bytes each: "1 + -2.5i" in
+   text, {"real": 1, "imag": -2.5} in JSON.  */
+static void put_complex(struct printer *p, const unsigned char *raw, size_t half,
+			struct sg_buf_lite *b)
+{
+	if (p->json) {
+		sg_out_object_begin(p->json, take_key(p));
+		p->key = "real";
+		put_float(p, raw, half, b);
+		p->key = "imag";
+		put_float(p, raw + half, half, b);
+		sg_out_object_end(p->json);
+		return;
+	}
+	put_float(p, raw, half, b);
+	lite_puts(b, " + ");
+	put_float(p, raw + half, half, b);
+	lite_putc(b, 'i');
+}
+
+/* A 16-byte integer (little-endian RAW) in print's format.  JSON: a
+   number when it fits in 64 bits, else its decimal digits as a string. */
+static void put_int128(struct printer *p, const unsigned char *raw, bool is_signed,
+		       struct sg_buf_lite *b)
+{
+	unsigned __int128 u;
+	memcpy(&u, raw, 16);
+	char fmt = p->fmt == 's' ? 0 : p->fmt;
+	if (fmt == 'c' || fmt == 'f' || fmt == 'a') {
+		/* gdb refuses these on integers past 8 bytes.  */
+		put_special(p, "error", "<error: That operation is not available on integers of more than 8 bytes.>", b);
+		return;
+	}
+	bool neg = (is_signed || fmt == 'd') && fmt != 'u' && (u >> 127);
+	unsigned base = fmt == 'x' || fmt == 'z' ? 16 : fmt == 'o' ? 8 : fmt == 't' ? 2 : 10;
+	unsigned __int128 mag = neg && base == 10 ? -u : u;
+	char digits[140], *d = digits + sizeof(digits);
+	*--d = '\0';
+	int n = 0;
+	do {
+		*--d = "0123456789abcdef"[(unsigned)(mag % base)];
+		mag /= base;
+		n++;
+	} while (mag || (fmt == 'z' && n < 32));
+	if (p->json && base == 10 && (neg ? u >= (unsigned __int128)INT64_MIN : !(u >> 64))) {
+		if (neg)
+			sg_out_int(p->json, take_key(p), (int64_t)(uint64_t)u);
+		else
+			sg_out_uint(p->json, take_key(p), (uint64_t)u);
+		return;
+	}
+	char text[160];
+	snprintf(text, sizeof(text), "%s%s%s", neg && base == 10 ? "-" : "",
+		 base == 16 ? "0x" : base == 8 && u ? "0" : "", d);
+	put_leaf(p, text, b);
+}
+
 /* A C++ reference as gdb prints it: "(int &) @0x...: 5" by itself (TOP),
    "@0x...: 5" as a variable or frame argument (DEPTH 0), "@0x..." inside
    an object; JSON gets the referred value.  */
@@ -1802,10 +1859,21 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		Dwarf_Word enc = 0;
 		if (dwarf_attr(&t, DW_AT_encoding, &a))
 			dwarf_formudata(&a, &enc);
-		unsigned char raw[16] = { 0 };
-		struct sg_error *err = read_value(p->t, v, raw, size <= 16 ? size : 16);
+		unsigned char raw[32] = { 0 };
+		struct sg_error *err = read_value(p->t, v, raw, size <= 32 ? size : 32);
 		if (err) {
 			put_error(p, err, b);
+			return;
+		}
+		if (enc == DW_ATE_complex_float && (size == 8 || size == 16 || size == 32) &&
+		    (!p->fmt || p->fmt == 'f' || p->fmt == 's')) {
+			put_complex(p, raw, size / 2, b);
+			return;
+		}
+		if (size == 16 && enc != DW_ATE_float) {
+			/* __int128, and a double complex in print/x: gdb
+			   formats all 16 bytes as one integer.  */
+			put_int128(p, raw, enc == DW_ATE_signed, b);
 			return;
 		}
 		if (enc == DW_ATE_float && (!p->fmt || p->fmt == 'f' || p->fmt == 's')) {
