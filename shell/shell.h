@@ -91,8 +91,8 @@ void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t s
 /* Describe PC as gdb does in frame lines: "0x... in sym () from lib".  */
 void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size);
 
-/* Parse an address expression: numbers, $registers, symbols, &symbol,
-   *ADDR (read a pointer), joined by + and -.  */
+/* The address EXPR names, as gdb's x takes it (a pointer's value, where
+   an array or function is, an integer), evaluated in the selected frame.  */
 struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret);
 
 /* Print frame F of ST as gdb does: "#3  0x... in f () at file.c:42".  */

@@ -13,7 +13,9 @@ asked() {
 		sed -n "${1}p"
 }
 
-sg -p "$pid" -ex 'maintenance info target-stats' -ex 'x/3dw &g_arr' -ex 'maint info target-stats'
+# x looks for the name among the selected frame's locals first, as gdb
+# does, and that unwinds: select the frame before the first count.
+sg -p "$pid" -ex 'frame' -ex 'maintenance info target-stats' -ex 'x/3dw &g_arr' -ex 'maint info target-stats'
 ok $STATUS "the command runs${ERR:+: $ERR}"
 like "$OUT" '^memory asked for: [0-9]+ bytes in [0-9]+ reads
 memory read from the process: [0-9]+ bytes in [0-9]+ reads
