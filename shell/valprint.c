@@ -1330,7 +1330,16 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 	int mant_bits;
 	uint64_t bits = 0;
 	memcpy(&bits, raw, size < 8 ? size : 8);
-	if (size == 4) {
+	if (size == 2) {
+		/* _Float16: 1 sign, 5 exponent and 10 mantissa bits.  */
+		int e = (int)(bits >> 10 & 0x1f);
+		double m = (double)(bits & 0x3ff);
+		double d = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY)
+							    : ldexp(m + 1024, e - 25);
+		x = bits >> 15 ? -d : d;
+		mant_bits = 10;
+		snprintf(tmp, sizeof(tmp), "%.5g", (double)x);
+	} else if (size == 4) {
 		float f;
 		memcpy(&f, raw, 4);
 		x = f;
