@@ -179,7 +179,11 @@ compare "$cpid" "complex numbers and 128-bit integers" 'print g_fc' 'print g_dc'
 	'print/x g_dc' 'print g_i128' 'print g_u128' 'print g_min128' 'print/x g_i128' 'print/x g_u128' \
 	'print/o g_u128' 'print/t g_i128' 'print/z g_i128' 'print/u g_i128' 'print/d g_u128' \
 	'print g_half' 'print/x g_half'
-like "$OUT" $'\n\\$15 = \\{1\\.5, 0\\.099976, -65504, 1\\.1921e-07\\}\n' "_Float16 with its 5 digits"
+if grep -q '^\$15 = ' <<<"$OUT"; then
+	like "$OUT" $'\n\\$15 = \\{1\\.5, 0\\.099976, -65504, 1\\.1921e-07\\}\n' "_Float16 with its 5 digits"
+else
+	skip "the C compiler has no _Float16"
+fi
 like "$OUT" $'^\\$1 = 1\\.5 \\+ 2i\n\\$2 = 1 \\+ -2\\.5i\n' "complex numbers as re + imi"
 like "$OUT" $'\n\\$6 = 1267650600228229401496703205383\n' "a 128-bit integer whole"
 sg -p "$cpid" --json -ex 'print g_dc' -ex 'print g_i128' -ex 'print g_u128'
