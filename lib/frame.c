@@ -289,13 +289,37 @@ static bool ident_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '$';
 }
 
+/* Whether [P, END) is a pointer declarator, "*", "*&", "Klass::*" or
+   "ns::K<int>::*", not a parameter list.  */
+static bool is_declarator(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && (*p == '*' || *p == '&'))
+		return true;
+	/* A pointer to member: a qualified name, then "::*".  */
+	int angle = 0;
+	for (; p + 3 <= end; p++) {
+		if (*p == '<')
+			angle++;
+		else if (*p == '>')
+			angle--;
+		else if (angle == 0 && (*p == ',' || *p == '('))
+			return false;
+		else if (angle == 0 && !strncmp(p, "::*", 3))
+			return true;
+	}
+	return false;
+}
+
 /* Whether gdb's C++ name parser (cp-name-parser.y) fails on NAME, a
    demangled or DWARF-built function name: then gdb cannot take the
    parameters off and prints NAME whole.  It fails on lambdas, written
    "main()::<lambda(int)>" by GCC, "(lambda at f.cc:3:5)" by clang; on
-   ">>", which it reads as a shift; and on a function type among template
+   ">>", which it reads as a shift; on a function type among template
    arguments, "std::function<int (int)>" (a pointer to one,
-   "int (*)(int)", parses).  */
+   "int (*)(int)", parses); and on what is local to a function with
+   parameters, "thread2(void*)::$_0::operator()(int) const".  */
 static bool gdb_cannot_parse(const char *name)
 {
 	if (strstr(name, "<lambda") || strstr(name, "(lambda at ") || strstr(name, "{lambda(") ||
@@ -321,14 +345,24 @@ static bool gdb_cannot_parse(const char *name)
 			if (p[1] == '>')
 				return true;
 			depth--;
-		} else if (*p == '(' && depth > 0) {
-			if (!strncmp(p, "(anonymous namespace)", 21)) {
-				p += 20;
-				continue;
+		} else if (*p == '(' && !strncmp(p, "(anonymous namespace)", 21)) {
+			p += 20;
+		} else if (*p == '(' && depth == 0) {
+			/* A function's parameters, then "::": something local
+			   to it, "thread2(void*)::$_0::operator()".  */
+			const char *q = p;
+			for (int paren = 0; *q; q++) {
+				if (*q == '(')
+					paren++;
+				else if (*q == ')' && --paren == 0)
+					break;
 			}
-			/* Find the parenthesis's end: a declarator ("(*)",
-			   "(Klass::*)") ends in '*'; after a type, anything
-			   else is a function type's parameters.  */
+			if (*q && !strncmp(q + 1, "::", 2))
+				return true;
+		} else if (*p == '(' && depth > 0) {
+			/* Find the parenthesis's end.  After a type, it holds
+			   a declarator ("(*)", "(*&)", "(Klass::*)") or a
+			   function type's parameters ("(int, du4*)").  */
 			const char *q = p;
 			int paren = 0;
 			for (; *q; q++) {
@@ -344,7 +378,7 @@ static bool gdb_cannot_parse(const char *name)
 				before--;
 			bool after_type = before > name && (ident_char(before[-1]) || before[-1] == '>' ||
 							    before[-1] == '*' || before[-1] == '&');
-			if (after_type && q[-1] != '*')
+			if (after_type && !is_declarator(p + 1, q))
 				return true;
 			p = q;
 		}
