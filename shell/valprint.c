@@ -1477,6 +1477,40 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 	}
 }
 
+/* gdb's name of the data member at byte OFFSET of class CLS, searching
+   its bases too: "&Base::x", new string; NULL if none starts there.  */
+static char *member_at(struct sg_target *t, Dwarf_Die *cls, uint64_t offset, int depth)
+{
+	Dwarf_Die full, m, mt;
+	sg_type_complete(t, cls, &full);
+	if (depth > MAX_VALUE_DEPTH || dwarf_child(&full, &m) != 0)
+		return NULL;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word off = 0;
+		int tag = dwarf_tag(&m);
+		if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+		    dwarf_attr(&m, DW_AT_bit_size, &a) || dwarf_attr(&m, DW_AT_declaration, &a))
+			continue;
+		if (dwarf_attr(&m, DW_AT_data_member_location, &a) && dwarf_formudata(&a, &off) != 0)
+			continue;	/* a virtual base */
+		const char *mn = dwarf_diename(&m);
+		if (tag == DW_TAG_member && off == offset && mn) {
+			char *q = qualified_name(&full), *ret;
+			if (asprintf(&ret, "&%s::%s", q ? q : "?", mn) < 0)
+				ret = NULL;
+			free(q);
+			return ret;
+		}
+		if (tag == DW_TAG_inheritance && off <= offset && die_type(&m, &mt)) {
+			char *ret = member_at(t, &mt, offset - off, depth + 1);
+			if (ret)
+				return ret;
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return NULL;
+}
+
 /* A pointer to member: to a method, "(TYPE) 0x... <Class::f()>" (a
    { function, this-adjustment } pair); to data, the member's offset,
    NULL for -1.  */
@@ -1494,10 +1528,19 @@ static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct 
 	}
 	char tmp[48];
 	if (!method) {
+		Dwarf_Attribute a;
+		Dwarf_Die cls;
+		char *name = NULL;
+		if (raw != UINT64_MAX && !p->json && !p->fmt &&
+		    dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls))
+			name = member_at(p->t, &cls, raw, 0);
 		if (raw == UINT64_MAX)
 			put_leaf(p, "NULL", b);
+		else if (name)
+			put_leaf(p, name, b);
 		else
 			put_int(p, raw, 8, true, false, b);
+		free(name);
 		return;
 	}
 	if (p->json) {

@@ -82,6 +82,12 @@ like "$OUT" $'^\\$1 = \\{\\{1, 2, 3\\}, \\{4, 5, 6\\}\\}\n\\$2 = \\{\\{\\{1, 2\\
 sg -p "$pid" --json -ex 'print g_3d'
 is "$(printf '%s\n' "$OUT" | jq -c .value)" '[[[1,2],[3,4]],[[5,6],[7,8]]]' "JSON: arrays of arrays nest"
 
+# ---- pointers to data members ----
+compare "$pid" "pointers to data members" 'frame 1' 'print g_pm_d' 'print g_pm_e' 'print g_pm_base' \
+	'print g_pm_null' 'print/x g_pm_e'
+like "$OUT" $'\n\\$1 = &Derived3::d\n\\$2 = &Derived3::e\n\\$3 = &Base3::b1\n\\$4 = NULL\n' \
+	"a pointer to a data member names it"
+
 # ---- wide characters, strings and char pointers ----
 compare "$pid" "wide characters" 'frame 1' 'print g_wc' 'print g_weuro' 'print g_wbad' 'print g_c16' \
 	'print g_c32' 'print g_c8' 'print g_ws' 'print g_s16' 'print g_s32' 'print g_wrep' 'print g_pws' \
