@@ -151,9 +151,6 @@ static Dwarf_Die *cu_by_ranges(struct sg_target *t, Dwarf *dw, Dwarf_Addr addr)
 	return NULL;
 }
 
-Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
-			  Dwarf_Addr *bias);
-
 /* The CU DIE around ADDR (a target address) in MOD, and the DWARF's bias.
    dwfl_module_addrdie looks only in .debug_aranges, which clang does not
    write (libdw 0.188 does not fall back on the units' ranges): then the
@@ -832,8 +829,6 @@ static bool find_pc_scope(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die *ret, in
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
 }
-
-int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
 
 /* The chain of scopes at ADDR in CUDIE, innermost first, up to the CU, as
    dwarf_getscopes_die gives it; 0 when no function has code there.

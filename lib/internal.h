@@ -305,6 +305,13 @@ void sg_frame_cache_destroy(struct sg_frame_cache *cache);
 struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_frame *uf,
 				   bool tramp, const char *unwinder, size_t physical,
 				   struct sg_frame **frames, size_t *nframes, size_t *cap);
+/* The CU DIE around target address ADDR in MOD, and the DWARF's bias,
+   also where there is no .debug_aranges (clang).  */
+Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+			  Dwarf_Addr *bias);
+/* The chain of scopes at ADDR in CUDIE, innermost first, also inside
+   namespaces and classes; 0 when no function has code there.  */
+int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
 
 /* ---- registries (registry.c) ---- */
 struct sg_plugin;

@@ -61,13 +61,6 @@ static bool each_call_site(Dwarf_Die *scope, int depth,
 	return false;
 }
 
-/* frame.c: the CU around a target address, also without .debug_aranges.
-   (Its place is internal.h.)  */
-Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
-			  Dwarf_Addr *bias);
-/* frame.c: the chain of scopes at an address, also in namespaces.  */
-int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
-
 /* The concrete subprogram DIE containing target address ADDR.  */
 static bool subprogram_at(struct sg_target *t, struct sg_module *mod, uint64_t addr, Dwarf_Die *ret)
 {
