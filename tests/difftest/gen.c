@@ -51,7 +51,10 @@ enum {
 	F_STATICLOC = 1 << 23,	/* static locals */
 	F_EXPR = 1 << 24,	/* print of expressions: members, elements, formats */
 	F_LDOUBLE = 1 << 25,	/* long double */
-	F_ALL = (1 << 26) - 1,
+	F_REF = 1 << 26,	/* C++: struct arguments by const reference */
+	F_CXXBLOCK = 1 << 27,	/* C++: blocking in std::condition_variable::wait */
+	F_MULTI = 1 << 28,	/* C++: a second base class */
+	F_ALL = (1 << 29) - 1,
 };
 
 /* ---- PRNG: splitmix64, so that a seed means the same everywhere. */
@@ -179,11 +182,11 @@ static void decl(FILE *f, struct ty t, const char *d)
 	case TK_SCALAR:
 		fprintf(f, "%s %s", scalar_name(t.idx), d);
 		break;
-	case TK_STRUCT:
-		fprintf(f, "struct %s %s", ut[t.idx].name, d);
+	case TK_STRUCT:	/* n: 1 for a const reference */
+		fprintf(f, "%sstruct %s %s%s", t.n ? "const " : "", ut[t.idx].name, t.n ? "&" : "", d);
 		break;
 	case TK_UNION:
-		fprintf(f, "union %s %s", ut[t.idx].name, d);
+		fprintf(f, "%sunion %s %s%s", t.n ? "const " : "", ut[t.idx].name, t.n ? "&" : "", d);
 		break;
 	case TK_ENUM:
 	case TK_FLAGS:
@@ -564,6 +567,8 @@ static struct ty param_ty(void)
 {
 	for (;;) {
 		struct ty t = rand_ty(false, false);
+		if ((t.k == TK_STRUCT || t.k == TK_UNION) && cxx && has(F_REF) && chance(50))
+			t.n = 1;
 		if (t.k != TK_STL && t.k != TK_ARRAY)
 			return t;
 	}
@@ -793,6 +798,8 @@ static void emit_block(int th)
 	out("\tchar buf[32] = \"\";\n\tint len = snprintf(buf, sizeof buf, \"tid %%ld\\n\", (long)syscall(SYS_gettid));\n");
 	if (k == 2)
 		out("\tpthread_mutex_lock(&bmu);\n");
+	if (k == 5)
+		out("\tstatic std::mutex cm;\n\tstatic std::condition_variable ccv;\n\tstd::unique_lock<std::mutex> lk(cm);\n");
 	out("\tif (write(1, buf, (size_t)len) != len)\n\t\tabort();\n");
 	out("\tvs += n;\n");
 	switch (k) {
@@ -807,6 +814,9 @@ static void emit_block(int th)
 		break;
 	case 3:
 		out("\tfor (;;)\n\t\tpoll(NULL, 0, -1);\n");
+		break;
+	case 5:
+		out("\tfor (;;)\n\t\tccv.wait(lk);\n");
 		break;
 	}
 	out("}\n\n");
@@ -855,7 +865,13 @@ static void emit_func(int th, int i)
 		out("struct B%d_%d {\n\tvirtual int run(", th, i);
 		params(f, false);
 		out(") { return n; }\n\tvirtual ~B%d_%d() {}\n};\n", th, i);
-		out("struct D%d_%d : B%d_%d {\n\tint w = %d;\n\tint run(", th, i, th, i, rnd(100));
+		if (has(F_MULTI) && chance(50)) {	/* a second base, after the one with the vtable */
+			out("struct X%d_%d {\n\tint x = %d;\n};\n", th, i, rnd(100));
+			out("struct D%d_%d : B%d_%d, X%d_%d {\n", th, i, th, i, th, i);
+		} else {
+			out("struct D%d_%d : B%d_%d {\n", th, i, th, i);
+		}
+		out("\tint w = %d;\n\tint run(", rnd(100));
 		params(f, false);
 		out(") override;\n};\n%sint D%d_%d::run(", attrs(f), th, i);
 		tmpl_this = " + w";
@@ -1064,8 +1080,8 @@ int main(int argc, char **argv)
 	out("#define _GNU_SOURCE\n#include <poll.h>\n#include <pthread.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
 	    "#include <sys/syscall.h>\n#include <unistd.h>\n");
 	if (cxx)
-		out("#include <array>\n#include <deque>\n#include <functional>\n#include <list>\n#include <map>\n"
-		    "#include <memory>\n#include <optional>\n#include <set>\n#include <string>\n#include <thread>\n"
+		out("#include <array>\n#include <condition_variable>\n#include <deque>\n#include <functional>\n#include <list>\n#include <map>\n"
+		    "#include <memory>\n#include <mutex>\n#include <optional>\n#include <set>\n#include <string>\n#include <thread>\n"
 		    "#include <tuple>\n#include <unordered_map>\n#include <vector>\n");
 	out("\nvolatile long vs;\nvolatile int vn;\nstatic int bpipe[2];\n"
 	    "static pthread_mutex_t bmu = PTHREAD_MUTEX_INITIALIZER;\nstatic pthread_cond_t bcv = PTHREAD_COND_INITIALIZER;\n"
@@ -1084,6 +1100,8 @@ int main(int argc, char **argv)
 	out("\n");
 	for (int th = 0; th <= nthreads; th++) {
 		block_kind[th] = has(F_BLOCKS) ? rnd(has(F_SIGNAL) ? 5 : 4) : has(F_SIGNAL) && rnd(3) == 0 ? 4 : 0;
+		if (cxx && has(F_CXXBLOCK) && chance(25))
+			block_kind[th] = 5;
 		make_funcs(th, nfuncs);
 		emit_block(th);
 		/* Forward declarations for mutual recursion. */

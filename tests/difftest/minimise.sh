@@ -71,7 +71,7 @@ fi
 while [ "$g" -gt 1 ] && still -f "$f" -n "$n" -t "$t" -g $((g / 2)); do
 	g=$((g / 2))
 done
-for ((bit = 0; bit < 26; bit++)); do
+for ((bit = 0; bit < 29; bit++)); do
 	((f & (1 << bit))) || continue
 	still -f $((f & ~(1 << bit))) -n "$n" -t "$t" -g "$g" && f=$((f & ~(1 << bit)))
 done
