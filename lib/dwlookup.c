@@ -545,9 +545,11 @@ struct sg_error *sg_lookup_function(struct sg_target *t, const char *name, Dwarf
 	if (sym.kind != STT_FUNC && sym.kind != STT_GNU_IFUNC)
 		return &sg_not_found;
 	Dwarf_Addr bias;
-	Dwarf_Die *cudie = dwfl_module_addrdie(sym.module->dwmod, sym.address, &bias);
+	/* Not dwfl_module_addrdie and dwarf_getscopes: clang writes no
+	   .debug_aranges and puts definitions inside namespaces.  */
+	Dwarf_Die *cudie = sg_frame_cudie(t, sym.module, sym.address, &bias);
 	Dwarf_Die *scopes = NULL;
-	int n = cudie ? dwarf_getscopes(cudie, sym.address - bias, &scopes) : 0;
+	int n = cudie ? sg_frame_scopes(cudie, sym.address - bias, &scopes) : 0;
 	bool found = false;
 	for (int i = 0; i < n && !found; i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
