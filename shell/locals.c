@@ -73,25 +73,37 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 				       struct frame_scope *fs);
 static void frame_scope_close(struct frame_scope *fs);
 
-/* DW_OP_entry_value(REG): the value the caller passed in REG, from the
-   call site's DW_AT_call_value evaluated in the caller's frame, as gdb
-   does.  */
+static struct sg_error *entry_value_reg(struct frame_ctx *fc, unsigned reg, struct val *ret);
+
+/* The DWARF register a one-operation location OP names, or -1.  */
+static int op_register(const Dwarf_Op *op)
+{
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31)
+		return op->atom - DW_OP_reg0;
+	if (op->atom == DW_OP_regx && op->number < SG_NREGS)
+		return (int)op->number;
+	return -1;
+}
+
+/* DW_OP_entry_value(REG): the value the caller passed in REG.  */
 static struct sg_error *entry_value(struct frame_ctx *fc, Dwarf_Attribute *loc, Dwarf_Op *op,
 				   struct val *ret)
 {
 	Dwarf_Attribute inner;
-	Dwarf_Op *iops, *cops;
-	size_t ni, nc;
+	Dwarf_Op *iops;
+	size_t ni;
 	if (dwarf_getlocation_attr(loc, op, &inner) != 0 || dwarf_getlocation(&inner, &iops, &ni) != 0 ||
-	    ni != 1)
+	    ni != 1 || op_register(&iops[0]) < 0)
 		return &sg_not_found;
-	unsigned reg;
-	if (iops[0].atom >= DW_OP_reg0 && iops[0].atom <= DW_OP_reg31)
-		reg = iops[0].atom - DW_OP_reg0;
-	else if (iops[0].atom == DW_OP_regx)
-		reg = (unsigned)iops[0].number;
-	else
-		return &sg_not_found;
+	return entry_value_reg(fc, (unsigned)op_register(&iops[0]), ret);
+}
+
+/* The value the caller passed in DWARF register REG: the call site's
+   DW_AT_call_value evaluated in the caller's frame, as gdb does.  */
+static struct sg_error *entry_value_reg(struct frame_ctx *fc, unsigned reg, struct val *ret)
+{
+	Dwarf_Op *cops;
+	size_t nc;
 	/* The caller: the next physical frame, whose pc is the return
 	   address of the call.  */
 	size_t caller = fc->level + 1;
@@ -111,8 +123,16 @@ static struct sg_error *entry_value(struct frame_ctx *fc, Dwarf_Attribute *loc, 
 		frame_scope_close(&cfs);
 	}
 	sg_error_destroy(err);
+	/* DW_OP_addr is a file address: relocated by the caller's module. */
+	Dwarf_Op ops[32];
+	if (nc > sizeof(ops) / sizeof(ops[0]))
+		return &sg_not_found;
+	memcpy(ops, cops, nc * sizeof(*ops));
+	for (size_t i = 0; i < nc; i++)
+		if (ops[i].atom == DW_OP_addr)
+			ops[i].number += cf->dwarf_bias;
 	struct sg_dwarf_result r;
-	if ((err = sg_dwarf_expr_eval(cops, nc, &ctx, NULL, &r))) {
+	if ((err = sg_dwarf_expr_eval(ops, nc, &ctx, NULL, &r))) {
 		sg_error_destroy(err);
 		return &sg_not_found;
 	}
@@ -444,6 +464,39 @@ void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t leve
 	frame_scope_close(&fs);
 }
 
+/* gdb's PARAM@entry: the value the caller passed in parameter PARAM of
+   the frame's function (not an inlined one), when PARAM lives in a
+   register at the function's entry and the call site says what the
+   caller put there.  */
+static bool param_entry_value(struct frame_scope *fs, Dwarf_Die *param, struct val *ret)
+{
+	Dwarf_Die *fn = &fs->chain[fs->fn];
+	Dwarf_Addr low;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	if (dwarf_tag(fn) != DW_TAG_subprogram || dwarf_lowpc(fn, &low) != 0 ||
+	    !dwarf_attr_integrate(param, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, low, &ops, &nops, 1) <= 0 || nops != 1 ||
+	    op_register(&ops[0]) < 0)
+		return false;
+	struct sg_error *err = entry_value_reg(&fs->fc, (unsigned)op_register(&ops[0]), ret);
+	sg_error_destroy(err);
+	return !err;
+}
+
+/* Whether V, a scalar of TYPE, holds the bits of the entry value E.  */
+static bool same_scalar(struct sg_target *t, Dwarf_Die *type, const struct val *v,
+			const struct val *e)
+{
+	uint64_t size = type_size(type), cur = 0, want = e->bits;
+	if (!size || size > 8 || read_value(t, v, &cur, size))
+		return false;
+	if (size < 8)
+		want &= (UINT64_C(1) << (size * 8)) - 1;
+	return cur == want;
+}
+
 /* Whether TYPE, or what it refers to, is an aggregate: a frame line under
    "print frame-arguments scalars" shows no more of it than "...".  */
 static bool is_aggregate_arg(Dwarf_Die *type)
@@ -494,9 +547,22 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 			}
 			lite_puts(&b, name);
 			lite_putc(&b, '=');
-			struct val v = { .type = type };
+			struct val v = { .type = type }, ev = { .type = type };
 			char *text = NULL;
 			err = locate(&fs.fc, &child, &v);
+			/* gdb's "print entry-values default": NAME=NAME@entry=V
+			   when the value is still the one passed, NAME@entry=V
+			   when only that one is known.  */
+			bool entry = (err || !v.entry_value) && !is_aggregate_arg(&type) &&
+				     param_entry_value(&fs, &child, &ev);
+			if (entry && err) {
+				sg_error_destroy(err);
+				err = NULL;
+				v = ev;
+			} else if (entry && same_scalar(fs.fc.t, &type, &v, &ev)) {
+				lite_puts(&b, name);
+				lite_puts(&b, "@entry=");
+			}
 			if (!err && v.entry_value) {
 				/* gdb: the value is the one passed at entry.  */
 				lite_puts(&b, name);

@@ -1432,6 +1432,11 @@ static void put_int128(struct printer *p, const unsigned char *raw, bool is_sign
 static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *v, bool top,
 			  int depth, struct sg_buf_lite *b)
 {
+	if (v->synthetic_ptr) {
+		/* DW_OP_implicit_pointer: the object has no address.  */
+		put_special(p, "unavailable", "<synthetic pointer>", b);
+		return;
+	}
 	uint64_t addr = 0;
 	struct sg_error *err = read_value(p->t, v, &addr, 8);
 	if (err) {

@@ -4,7 +4,8 @@
 # reference arguments, against gdb.  Explicit rules, as in
 # tests/Makefile.inc: -O0 keeps the arguments where gdb finds them; C++20
 # for char8_t.
-PARITY_PRINT_FIXTURES = tests/fixtures/sg-parity tests/fixtures/sg-parity-c
+PARITY_PRINT_FIXTURES = tests/fixtures/sg-parity tests/fixtures/sg-parity-c \
+	tests/fixtures/sg-parity-c-O2
 check_SCRIPTS += $(PARITY_PRINT_FIXTURES)
 CLEANFILES += $(PARITY_PRINT_FIXTURES)
 
@@ -15,6 +16,10 @@ tests/fixtures/sg-parity: $(srcdir)/tests/fixtures/sg-parity.cc
 tests/fixtures/sg-parity-c: $(srcdir)/tests/fixtures/sg-parity-c.c
 	@$(MKDIR_P) tests/fixtures
 	$(AM_V_CCLD)$(CC) -O0 -g -o $@ $(srcdir)/tests/fixtures/sg-parity-c.c
+
+tests/fixtures/sg-parity-c-O2: $(srcdir)/tests/fixtures/sg-parity-c.c
+	@$(MKDIR_P) tests/fixtures
+	$(AM_V_CCLD)$(CC) -O2 -g -o $@ $(srcdir)/tests/fixtures/sg-parity-c.c
 
 TESTS += tests/run-parity-print.sh
 EXTRA_DIST += tests/fixtures/sg-parity.cc tests/fixtures/sg-parity-c.c tests/run-parity-print.sh

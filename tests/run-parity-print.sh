@@ -177,7 +177,7 @@ start_fixture "$FIXTURES/sg-parity-c" || exit 1
 cpid=$FIXTURE_PID
 compare "$cpid" "C enums and types" \
 	'print g_f_ac' 'print g_f_zero' 'print g_f_unknown' 'print g_tri_5' 'print g_seq_5' \
-	'print g_seq_minus' 'print g_ppt' 'bt' 'frame 1' 'info args' 'print g_ppt' 'print f'
+	'print g_seq_minus' 'print g_ppt' 'bt' 'frame 2' 'info args' 'print g_ppt' 'print f'
 like "$OUT" $'\n\\$4 = \\(T1 \\| unknown: 0x4\\)\n\\$5 = 5\n\\$6 = 4294967295\n' \
 	"C: 0, 1, 2 are flags, 0 to 3 are not; an enum without negatives is unsigned"
 like "$OUT" $'\np = 0x[0-9a-f]+ <g_pt>\nf = \\(F_A \\| F_B\\)\n' "C: info args"
@@ -196,5 +196,13 @@ sg -p "$cpid" --json -ex 'print g_dc' -ex 'print g_i128' -ex 'print g_u128'
 is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '{"real":1,"imag":-2.5} -5 "1267650600228229401496703205383" ' \
 	"JSON: a complex number's parts; 128-bit integers as numbers while they fit"
 check_running "$cpid" "C target runs"
+stop_fixture "$cpid"
+
+# Optimized: arguments whose call site says what the caller passed.
+start_fixture "$FIXTURES/sg-parity-c-O2" || exit 1
+cpid=$FIXTURE_PID
+compare "$cpid" "entry values in frame lines" 'bt' 'frame 1' 'info args'
+like "$OUT" 'in block \(who=who@entry=5, keep=keep@entry=9\)' "an argument still holding what was passed: who=who@entry=5"
+check_running "$cpid" "optimized C target runs"
 stop_fixture "$cpid"
 done_testing
