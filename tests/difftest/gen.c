@@ -475,7 +475,10 @@ static void global_exprs(struct ty t, const char *name)
 		break;
 	case TK_PTR:
 		fprintf(meta, "cmd print *%s\n", name);
-		fprintf(meta, "cmd print %s->%s\n", name, ut[t.idx].f[0].name);
+		if (ut[t.idx].f[0].bits)
+			fprintf(meta, "cmd print (%s->%s)\n", name, ut[t.idx].f[0].name);
+		else
+			fprintf(meta, "cmd print %s->%s\n", name, ut[t.idx].f[0].name);
 		break;
 	case TK_SCALAR:
 	case TK_ENUM:
