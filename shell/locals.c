@@ -75,6 +75,21 @@ static void frame_scope_close(struct frame_scope *fs);
 
 static struct sg_error *entry_value_reg(struct frame_ctx *fc, unsigned reg, struct val *ret);
 
+#define MAX_OPS 32
+
+/* N operations IN into OUT (room for MAX_OPS) with each DW_OP_addr, a
+   file address, moved by the module's BIAS.  False when N is too many. */
+static bool relocate_ops(const Dwarf_Op *in, size_t n, uint64_t bias, Dwarf_Op *out)
+{
+	if (n > MAX_OPS)
+		return false;
+	memcpy(out, in, n * sizeof(*in));
+	for (size_t i = 0; i < n; i++)
+		if (out[i].atom == DW_OP_addr)
+			out[i].number += bias;
+	return true;
+}
+
 /* The DWARF register a one-operation location OP names, or -1.  */
 static int op_register(const Dwarf_Op *op)
 {
@@ -123,14 +138,10 @@ static struct sg_error *entry_value_reg(struct frame_ctx *fc, unsigned reg, stru
 		frame_scope_close(&cfs);
 	}
 	sg_error_destroy(err);
-	/* DW_OP_addr is a file address: relocated by the caller's module. */
-	Dwarf_Op ops[32];
-	if (nc > sizeof(ops) / sizeof(ops[0]))
+	/* The call site is in the caller's module.  */
+	Dwarf_Op ops[MAX_OPS];
+	if (!relocate_ops(cops, nc, cf->dwarf_bias, ops))
 		return &sg_not_found;
-	memcpy(ops, cops, nc * sizeof(*ops));
-	for (size_t i = 0; i < nc; i++)
-		if (ops[i].atom == DW_OP_addr)
-			ops[i].number += cf->dwarf_bias;
 	struct sg_dwarf_result r;
 	if ((err = sg_dwarf_expr_eval(ops, nc, &ctx, NULL, &r))) {
 		sg_error_destroy(err);
@@ -178,8 +189,12 @@ static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val 
 		    ops[i].atom == DW_OP_implicit_value || ops[i].atom == DW_OP_implicit_pointer ||
 		    ops[i].atom == DW_OP_GNU_implicit_pointer)
 			return &sg_not_found;	/* not yet: pieces, entry values */
+	/* &global folded into a value: DW_OP_addr ... DW_OP_stack_value.  */
+	Dwarf_Op local[MAX_OPS];
+	if (!relocate_ops(ops, nops, fc->bias, local))
+		return &sg_not_found;
 	struct sg_dwarf_result r;
-	struct sg_error *err = sg_dwarf_expr_eval(ops, nops, &fc->ctx, NULL, &r);
+	struct sg_error *err = sg_dwarf_expr_eval(local, nops, &fc->ctx, NULL, &r);
 	if (err) {
 		sg_error_destroy(err);
 		return &sg_not_found;

@@ -1354,6 +1354,13 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 	} else {
 		long double ld = 0;
 		memcpy(&ld, raw, sizeof(ld) < size ? sizeof(ld) : size);
+		/* x87: the explicit integer bit is set exactly when the
+		   exponent is not 0; gdb calls other patterns invalid.  */
+		unsigned exp = size >= 10 ? ((unsigned)raw[9] << 8 | raw[8]) & 0x7fff : 1;
+		if (size >= 10 && (exp != 0) != ((raw[7] >> 7) & 1)) {
+			put_special(p, "unavailable", "<invalid float value>", b);
+			return;
+		}
 		x = ld;
 		mant_bits = 62;	/* x87: below the explicit integer bit */
 		snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
@@ -1951,7 +1958,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_int(p, (uint64_t)(int64_t)d, p->fmt == 'a' ? 8 : 4, true, false, b);
 			return;
 		}
-		if (enc == DW_ATE_boolean && (!p->fmt || p->fmt == 's')) {
+		if (enc == DW_ATE_boolean && (!p->fmt || p->fmt == 's') && raw[0] <= 1) {
+			/* gdb prints a bool holding another byte as its number. */
 			if (p->json)
 				sg_out_bool(p->json, take_key(p), raw[0]);
 			else

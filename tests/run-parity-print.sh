@@ -10,6 +10,23 @@ drop_switch() {
 	printf '%s\n' "$1" | grep -v '^\[Switching to thread'
 }
 
+# has_lines DESCRIPTION TEXT PATTERN...: each PATTERN, an extended regular
+# expression, matches a whole line of TEXT.
+has_lines() {
+	local desc=$1 text=$2 p missing=
+	shift 2
+	for p in "$@"; do
+		printf '%s\n' "$text" | grep -Eqx -- "$p" || missing+=" /$p/"
+	done
+	if [ -z "$missing" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		echo "#   no line matches:$missing"
+		printf '%s\n' "$text" | head -30 | sed 's/^/#     /'
+	fi
+}
+
 # compare PID DESCRIPTION COMMAND...: spyglass and gdb line for line.
 compare() {
 	local pid=$1 desc=$2
@@ -70,23 +87,29 @@ is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '5 "F_B" 0 "N_MINUS" '
 	"JSON: an enumerator is its name, a flag enum's bits their number"
 
 compare "$pid" "enums in bit fields" 'print g_bits' 'print g_bits2' 'print/x g_bits' 'print/d g_bits'
-like "$OUT" $'^\\$1 = \\{f = \\(F_A \\| F_C\\), s = S2, m = Small::M, u = 3\\}\n\\$2 = \\{f = \\(F_A \\| unknown: 0x8\\), s = 7, m = 0, u = 1\\}\n' \
-	"enum bit fields by name, a signed one sign-extended"
+has_lines 'enum bit fields by name, a signed one sign-extended' "$OUT" \
+	'\$1 = \{f = \(F_A \| F_C\), s = S2, m = Small::M, u = 3\}' \
+	'\$2 = \{f = \(F_A \| unknown: 0x8\), s = 7, m = 0, u = 1\}'
 
 # ---- arrays of arrays ----
 compare "$pid" "arrays of arrays" 'print g_2d' 'print g_3d' 'print g_rows' 'print g_names' \
 	'print/x g_2d' 'set print elements 4' 'print g_3d' 'print g_rows' 'set print elements 200' \
 	'set print pretty on' 'print g_2d'
-like "$OUT" $'^\\$1 = \\{\\{1, 2, 3\\}, \\{4, 5, 6\\}\\}\n\\$2 = \\{\\{\\{1, 2\\}, \\{3, 4\\}\\}, \\{\\{5, 6\\}, \\{7, 8\\}\\}\\}\n\\$3 = \\{\\{0, 0\\} <repeats 12 times>\\}\n' \
-	"arrays of arrays in nested braces"
+has_lines 'arrays of arrays in nested braces' "$OUT" \
+	'\$1 = \{\{1, 2, 3\}, \{4, 5, 6\}\}' \
+	'\$2 = \{\{\{1, 2\}, \{3, 4\}\}, \{\{5, 6\}, \{7, 8\}\}\}' \
+	'\$3 = \{\{0, 0\} <repeats 12 times>\}'
 sg -p "$pid" --json -ex 'print g_3d'
 is "$(printf '%s\n' "$OUT" | jq -c .value)" '[[[1,2],[3,4]],[[5,6],[7,8]]]' "JSON: arrays of arrays nest"
 
 # ---- pointers to data members ----
 compare "$pid" "pointers to data members" 'frame 1' 'print g_pm_d' 'print g_pm_e' 'print g_pm_base' \
 	'print g_pm_null' 'print/x g_pm_e'
-like "$OUT" $'\n\\$1 = &Derived3::d\n\\$2 = &Derived3::e\n\\$3 = &Base3::b1\n\\$4 = NULL\n' \
-	"a pointer to a data member names it"
+has_lines 'a pointer to a data member names it' "$OUT" \
+	'\$1 = &Derived3::d' \
+	'\$2 = &Derived3::e' \
+	'\$3 = &Base3::b1' \
+	'\$4 = NULL'
 
 # ---- wide characters, strings and char pointers ----
 compare "$pid" "wide characters" 'frame 1' 'print g_wc' 'print g_weuro' 'print g_wbad' 'print g_c16' \
@@ -94,8 +117,10 @@ compare "$pid" "wide characters" 'frame 1' 'print g_wc' 'print g_weuro' 'print g
 	'print g_p16' 'print g_p32' 'print g_p8' 'print g_puc' 'print &g_wc' 'print &g_ws' \
 	'print &g_rep[0]' 'print/x g_wc' 'print/d g_s16' 'set print elements 4' 'print g_wrep' \
 	'print g_rep' 'print g_ws' 'print g_pws'
-like "$OUT" $'\n\\$1 = 120 L\'x\'\n' "a wchar_t as gdb: its number and L'x'"
-like "$OUT" $'\n\\$7 = L"wi\\\\nde\xe2\x82\xac"\n' "a wchar_t array as L\"...\""
+has_lines 'a wchar_t as gdb: its number and L'\''x'\''' "$OUT" \
+	'\$1 = 120 L'\''x'\'''
+has_lines 'a wchar_t array as L"..."' "$OUT" \
+	'\$7 = L"wi\\nde€"'
 sg -p "$pid" --json -ex 'print g_ws' -ex 'print g_pws' -ex 'print g_wc'
 is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '"wi\nde€" "pw" 120 ' "JSON: wide strings are strings, a wide char its number"
 
@@ -106,9 +131,10 @@ compare "$pid" "types in each frame's language" \
 	'print g_ppt' 'print &g_job' 'whatis g_ppt' 'print g_rpt' 'thread 2' 'frame 2' \
 	'print g_ppt' 'print &g_job.at' 'print g_rpt' 'print &pt' 'whatis g_ppt' 'frame 1' \
 	'print g_pjob' 'output g_ppt' 'echo \n'
-like "$OUT" $'^\\$1 = \\(struct Point \\*\\) 0x[0-9a-f]+ <g_pt>\n' \
-	"a frame without a language: C's spelling, as gdb -p"
-like "$OUT" $'\n\\$5 = \\(Point \\*\\) 0x[0-9a-f]+ <g_pt>\n' "a C++ frame: C++'s spelling"
+has_lines 'a frame without a language: C'\''s spelling, as gdb -p' "$OUT" \
+	'\$1 = \(struct Point \*\) 0x[0-9a-f]+ <g_pt>'
+has_lines 'a C++ frame: C++'\''s spelling' "$OUT" \
+	'\$4 = \(Point \*\) 0x[0-9a-f]+ <g_pt>'
 sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'print g_ppt'
 is "$(printf '%s\n' "$OUT" | tail -1 | jq -r .type)" "Point *" "JSON: the type in the frame's language"
 
@@ -120,14 +146,15 @@ compare "$pid" "reference arguments" \
 	'print f' 'print g_ri' 'frame 3' 'info locals' 'info args' 'print l' 'print rh' 'print g_holder' \
 	'print/r rh' 'set print frame-arguments all' 'bt' 'set print pretty on' 'bt' \
 	'set print pretty off' 'set print frame-arguments none' 'bt'
-like "$OUT" $'\njob = @0x[0-9a-f]+: \\{id = 0, name = 0x[0-9a-f]+ "zero", at = \\{x = 5, y = 6\\}\\}\n' \
-	"info args: a reference shows its address and the object"
+has_lines 'info args: a reference shows its address and the object' "$OUT" \
+	'job = @0x[0-9a-f]+: \{id = 0, name = 0x[0-9a-f]+ "zero", at = \{x = 5, y = 6\}\}'
 like "$OUT" 'by_ref \(job=\.\.\., count=@0x[0-9a-f]+: 9, fn=@0x[0-9a-f]+: \{int \(int\)\} 0x[0-9a-f]+ <twice\(int\)>, pt=\.\.\., f=\(F_B \| F_C\)\)' \
 	"frame line: references to scalars and functions dereferenced, to structs ..."
 like "$OUT" 'with_readers \(v=std::vector of length 2, capacity 2 = \{\.\.\.\}, ev=std::vector of length 0, capacity 0, s="x", l=std::__cxx11::list = \{\.\.\.\}, h=\.\.\., rh=\.\.\.\)' \
 	"frame line: summaries of values with readers, {...} for their elements"
-like "$OUT" $'\nl = std::__cxx11::list = \\{\\[0\\] = 1, \\[1\\] = 2, \\[2\\] = 3\\}\nh = \\{v = std::vector of length 2, capacity 2 = \\{1, 2\\}, s = "str", i = @0x[0-9a-f]+\\}\n' \
-	"references to values with readers print those values alone"
+has_lines 'references to values with readers print those values alone' "$OUT" \
+	'l = std::__cxx11::list = \{\[0\] = 1, \[1\] = 2, \[2\] = 3\}' \
+	'h = \{v = std::vector of length 2, capacity 2 = \{1, 2\}, s = "str", i = @0x[0-9a-f]+\}'
 sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'info args'
 is "$(printf '%s\n' "$OUT" | tail -1 | jq -c '[.args[] | .value | if type == "string" then test("^0x") else . end]')" \
 	'[{"id":0,"name":"zero","at":{"x":5,"y":6}},9,true,{"x":3,"y":4},6]' \
@@ -178,23 +205,36 @@ cpid=$FIXTURE_PID
 compare "$cpid" "C enums and types" \
 	'print g_f_ac' 'print g_f_zero' 'print g_f_unknown' 'print g_tri_5' 'print g_seq_5' \
 	'print g_seq_minus' 'print g_ppt' 'bt' 'frame 2' 'info args' 'print g_ppt' 'print f'
-like "$OUT" $'\n\\$4 = \\(T1 \\| unknown: 0x4\\)\n\\$5 = 5\n\\$6 = 4294967295\n' \
-	"C: 0, 1, 2 are flags, 0 to 3 are not; an enum without negatives is unsigned"
-like "$OUT" $'\np = 0x[0-9a-f]+ <g_pt>\nf = \\(F_A \\| F_B\\)\n' "C: info args"
+has_lines 'C: 0, 1, 2 are flags, 0 to 3 are not; an enum without negatives is unsigned' "$OUT" \
+	'\$4 = \(T1 \| unknown: 0x4\)' \
+	'\$5 = 5' \
+	'\$6 = 4294967295'
+has_lines 'C: info args' "$OUT" \
+	'p = 0x[0-9a-f]+ <g_pt>' \
+	'f = \(F_A \| F_B\)'
 compare "$cpid" "complex numbers and 128-bit integers" 'print g_fc' 'print g_dc' 'print g_lc' \
 	'print/x g_dc' 'print g_i128' 'print g_u128' 'print g_min128' 'print/x g_i128' 'print/x g_u128' \
 	'print/o g_u128' 'print/t g_i128' 'print/z g_i128' 'print/u g_i128' 'print/d g_u128' \
 	'print g_half' 'print/x g_half'
 if grep -q '^\$15 = ' <<<"$OUT"; then
-	like "$OUT" $'\n\\$15 = \\{1\\.5, 0\\.099976, -65504, 1\\.1921e-07\\}\n' "_Float16 with its 5 digits"
+	has_lines '_Float16 with its 5 digits' "$OUT" \
+		'\$15 = \{1\.5, 0\.099976, -65504, 1\.1921e-07\}'
 else
 	skip "the C compiler has no _Float16"
 fi
-like "$OUT" $'^\\$1 = 1\\.5 \\+ 2i\n\\$2 = 1 \\+ -2\\.5i\n' "complex numbers as re + imi"
-like "$OUT" $'\n\\$6 = 1267650600228229401496703205383\n' "a 128-bit integer whole"
+has_lines 'complex numbers as re + imi' "$OUT" \
+	'\$1 = 1\.5 \+ 2i' \
+	'\$2 = 1 \+ -2\.5i'
+has_lines 'a 128-bit integer whole' "$OUT" \
+	'\$6 = 1267650600228229401496703205383'
 sg -p "$cpid" --json -ex 'print g_dc' -ex 'print g_i128' -ex 'print g_u128'
 is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '{"real":1,"imag":-2.5} -5 "1267650600228229401496703205383" ' \
 	"JSON: a complex number's parts; 128-bit integers as numbers while they fit"
+compare "$cpid" "odd bools and long doubles" 'print g_ubool' 'print g_ubool.b' 'print g_unnormal' \
+	'print g_pseudo_denormal'
+has_lines 'a bool holding 146 prints 146' "$OUT" \
+	'\$1 = \{c = 146 '\''\\222'\'', b = 146\}'
+like "$OUT" 'ld = <invalid float value>' "an unnormal long double is <invalid float value>"
 check_running "$cpid" "C target runs"
 stop_fixture "$cpid"
 
