@@ -933,12 +933,14 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 
 static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v,
 			 const uint64_t *dims, int ndims, int depth, struct sg_buf_lite *b);
+static void put_const_array(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
+			    int depth, struct sg_buf_lite *b);
 
 static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 		      struct sg_buf_lite *b)
 {
 	Dwarf_Die elem;
-	if (!die_type(type, &elem) || !v->lvalue) {
+	if (!die_type(type, &elem)) {
 		put_special(p, "error", "<error: array without element type>", b);
 		return;
 	}
@@ -946,7 +948,38 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 	int nd = array_dims(type, dims);
 	if (!nd)
 		dims[nd++] = 0;
+	if (!v->lvalue) {
+		put_const_array(p, &elem, v, nd == 1 ? dims[0] : 0, depth, b);
+		return;
+	}
 	put_elements(p, &elem, v, dims, nd, depth, b);
+}
+
+/* An array of N elements ELEM that is no object in memory: a constant of
+   at most 8 bytes the compiler kept in DWARF (DW_AT_const_value).  */
+static void put_const_array(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
+			    int depth, struct sg_buf_lite *b)
+{
+	uint64_t esize = type_size(elem);
+	if (!n || !esize || esize * n > sizeof(v->bits)) {
+		put_special(p, "error", "<error: an array that is not in memory>", b);
+		return;
+	}
+	unsigned char bytes[sizeof(v->bits)];
+	memcpy(bytes, &v->bits, sizeof(bytes));
+	if (is_char_type(elem) && (!p->fmt || p->fmt == 's')) {
+		put_char_array(p, bytes, n, true, b);
+		return;
+	}
+	struct nest nest;
+	nest_open(p, &nest, NEST_ARRAY, b);
+	for (uint64_t i = 0; i < n; i++) {
+		struct val ev = { .type = *elem };
+		memcpy(&ev.bits, bytes + i * esize, esize);
+		nest_item(p, &nest, NULL, b);
+		put_value(p, &ev, false, depth + 1, b);
+	}
+	nest_close(p, &nest, b);
 }
 
 /* The elements of type ELEM from V's address: an array of NDIMS

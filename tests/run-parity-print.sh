@@ -245,4 +245,17 @@ compare "$cpid" "entry values in frame lines" 'bt' 'frame 1' 'info args'
 like "$OUT" 'in block \(who=who@entry=5, keep=keep@entry=9\)' "an argument still holding what was passed: who=who@entry=5"
 check_running "$cpid" "optimized C target runs"
 stop_fixture "$cpid"
+
+# A local array that is a DW_AT_const_value, no object (clang -O1).
+if [ "$(head -c 2 "$FIXTURES/sg-parity-c-clang")" = "#!" ]; then
+	for i in 1 2 3; do
+		skip "no clang (the fixture is a stub)"
+	done
+else
+	start_fixture "$FIXTURES/sg-parity-c-clang" || exit 1
+	cpid=$FIXTURE_PID
+	compare "$cpid" "a constant array among the locals" 'frame 1' 'info locals'
+	has_lines "a constant char array as a string" "$OUT" 'l0 = "\\000"'
+	stop_fixture "$cpid"
+fi
 done_testing
