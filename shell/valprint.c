@@ -1967,6 +1967,13 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_complex(p, raw, size / 2, b);
 			return;
 		}
+		if (enc == DW_ATE_float && size == 16 && p->fmt && strchr("xotzdu", p->fmt)) {
+			/* gdb formats an x87 long double's 80 bits as an
+			   integer (/z pads them to 16 bytes).  */
+			memset(raw + 10, 0, 6);
+			put_int128(p, raw, false, b);
+			return;
+		}
 		if (size == 16 && enc != DW_ATE_float) {
 			/* __int128, and a double complex in print/x: gdb
 			   formats all 16 bytes as one integer.  */

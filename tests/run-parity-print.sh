@@ -231,7 +231,10 @@ sg -p "$cpid" --json -ex 'print g_dc' -ex 'print g_i128' -ex 'print g_u128'
 is "$(printf '%s\n' "$OUT" | jq -c .value | tr '\n' ' ')" '{"real":1,"imag":-2.5} -5 "1267650600228229401496703205383" ' \
 	"JSON: a complex number's parts; 128-bit integers as numbers while they fit"
 compare "$cpid" "odd bools and long doubles" 'print g_ubool' 'print g_ubool.b' 'print g_unnormal' \
-	'print g_pseudo_denormal'
+	'print g_pseudo_denormal' 'print/x g_ld' 'print/z g_ld' 'print/d g_ld' 'print/o g_ld' \
+	'print/t g_ld' 'print/x g_ldneg' 'print/d g_ldneg' 'print g_ldneg'
+has_lines "print/x of a long double: its 80 bits" "$OUT" '\$5 = 0x40209502f90000000000' \
+	'\$6 = 0x00000000000040209502f90000000000'
 has_lines 'a bool holding 146 prints 146' "$OUT" \
 	'\$1 = \{c = 146 '\''\\222'\'', b = 146\}'
 like "$OUT" 'ld = <invalid float value>' "an unnormal long double is <invalid float value>"
