@@ -1514,6 +1514,23 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 		lite_puts(b, ") ");
 		free(ts);
 	}
+	uint64_t tsize = typed ? type_size(&st) : 0;
+	unsigned char probe[64];
+	struct sg_error *rerr = depth == 0 && tsize ?
+		sg_target_read(p->t, addr, probe, tsize < sizeof(probe) ? tsize : sizeof(probe)) : NULL;
+	if (rerr && sg_error_code(rerr) == SG_ERROR_FAULT) {
+		/* gdb reads what it shows a reference to first, and fails
+		   the variable: "<error reading variable: Cannot access
+		   memory at address 0x10>".  */
+		char msg[96];
+		snprintf(msg, sizeof(msg),
+			 "<error reading variable: Cannot access memory at address 0x%" PRIx64 ">",
+			 sg_error_address(rerr));
+		lite_puts(b, msg);
+		sg_error_destroy(rerr);
+		return;
+	}
+	sg_error_destroy(rerr);
 	snprintf(tmp, sizeof(tmp), "@0x%" PRIx64, addr);
 	lite_puts(b, tmp);
 	if (depth == 0 && typed) {

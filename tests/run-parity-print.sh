@@ -155,6 +155,10 @@ like "$OUT" 'with_readers \(v=std::vector of length 2, capacity 2 = \{\.\.\.\}, 
 has_lines 'references to values with readers print those values alone' "$OUT" \
 	'l = std::__cxx11::list = \{\[0\] = 1, \[1\] = 2, \[2\] = 3\}' \
 	'h = \{v = std::vector of length 2, capacity 2 = \{1, 2\}, s = "str", i = @0x[0-9a-f]+\}'
+compare "$pid" "references to unreadable memory" 'frame 1' 'print g_badref' 'print g_badpt' \
+	'output g_badref' 'echo \n'
+has_lines "a reference to unreadable memory fails as a variable does in gdb" "$OUT" \
+	'\$1 = \(int &\) <error reading variable: Cannot access memory at address 0x10>'
 sg -p "$pid" --json -ex 'thread 2' -ex 'frame 2' -ex 'info args'
 is "$(printf '%s\n' "$OUT" | tail -1 | jq -c '[.args[] | .value | if type == "string" then test("^0x") else . end]')" \
 	'[{"id":0,"name":"zero","at":{"x":5,"y":6}},9,true,{"x":3,"y":4},6]' \
