@@ -84,9 +84,19 @@ is() {
 	fi
 }
 
-# like GOT REGEX DESCRIPTION: extended regular expression match.
+# like GOT REGEX DESCRIPTION: extended regular expression match.  A REGEX
+# with newlines matches across lines (as a Perl regex over GOT as one
+# record, ^ and $ at line ends): grep -E would take each of its lines as a pattern
+# of its own, and an empty one matches anything.
 like() {
-	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+	local found
+	if [[ $2 == *$'\n'* ]]; then
+		printf '%s\n' "$1" | grep -Pzq -- "(?m)${2//$'\n'/\\n}"
+	else
+		printf '%s\n' "$1" | grep -Eq -- "$2"
+	fi
+	found=$?
+	if [ $found = 0 ]; then
 		ok 0 "$3"
 	else
 		ok 1 "$3"
