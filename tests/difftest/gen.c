@@ -997,6 +997,9 @@ static void emit_func(int th, int i)
 	}
 	if (f->fk == FK_MEMBER)
 		fprintf(meta, "type %s%sK%d_%d\n", f->nsk == 3 ? "(anonymous namespace)::" : "", f->ns, th, i);
+	if (f->fk == FK_CTMPL)	/* the instance the caller makes */
+		fprintf(meta, "type %s%sC%d_%d<%s>\n", f->nsk == 3 ? "(anonymous namespace)::" : "", f->ns, th, i,
+			scalar_name(f->tmpl_t));
 	out("\n");
 }
 
