@@ -32,9 +32,14 @@ shift $(($# > 0 ? 1 : 0))
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	# The scripts of the TESTS list; the unit tests are not spyglass.
-	mapfile -t tests < <(sed -n '/^TESTS = /,/^$/s/^[[:space:]]*\(tests\/run-[^ ]*\.sh\).*/\1/p' \
-		"$repo_dir/tests/Makefile.inc")
+	# The scripts of the TESTS list and of the fragments' "TESTS +="
+	# lines; the unit tests are not spyglass, the fuzz targets not
+	# spyglass runs.
+	mapfile -t tests < <({
+		sed -n '/^TESTS = /,/^$/s/^[[:space:]]*\(tests\/run-[^ ]*\.sh\).*/\1/p' \
+			"$repo_dir/tests/Makefile.inc"
+		sed -n 's/^TESTS += \(tests\/run-[^ ]*\.sh\)$/\1/p' "$repo_dir"/tests/*.mk
+	})
 fi
 [ ${#tests[@]} -gt 0 ] || die "no test scripts"
 
