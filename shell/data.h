@@ -71,6 +71,9 @@ struct xval {
 	uint64_t repeat;
 	/* A function: V.TYPE is its DW_TAG_subprogram, V.ADDRESS its entry. */
 	bool function;
+	/* A bit field's value, read from the byte at V.ADDRESS: & gives that
+	   address, as gdb does.  */
+	bool bit_field;
 };
 
 /* Read SIZE bytes of V (from memory, or its bits).  */

@@ -31,12 +31,19 @@ static void skip_ws(struct expr *e)
 static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
 static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec);
 
+/* A bit field's place: BITS bits from bit SHIFT of the byte at the
+   member's offset; BITS 0 for other members.  */
+struct bitpos {
+	unsigned shift, bits;
+};
+
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
-				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret);
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret,
+				    struct bitpos *bp);
 
 /* NAME in the base classes of FULL, depth first, as C++ finds it.  */
 static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name, Dwarf_Die *type_ret,
-			  uint64_t address, uint64_t *off_ret, int depth)
+			  uint64_t address, uint64_t *off_ret, struct bitpos *bp, int depth)
 {
 	Dwarf_Die m;
 	if (depth > MAX_TYPE_DEPTH || dwarf_child(full, &m) != 0)
@@ -51,7 +58,7 @@ static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name
 		sg_type_complete(t, &st, &bfull);
 		uint64_t inner;
 		struct sg_error *err = find_member(t, &bfull, name, type_ret, address ? address + off : 0,
-						   &inner);
+						   &inner, bp);
 		if (!err) {
 			*off_ret = off + inner;
 			return true;
@@ -62,8 +69,10 @@ static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name
 }
 
 static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const char *name,
-				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret)
+				    Dwarf_Die *type_ret, uint64_t address, uint64_t *off_ret,
+				    struct bitpos *bp)
 {
+	*bp = (struct bitpos){ 0, 0 };
 	Dwarf_Die full, m;
 	sg_type_complete(t, agg, &full);
 	if (dwarf_child(&full, &m) == 0) {
@@ -77,13 +86,71 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 				dwarf_formudata(&a, &off);
 			if (!die_type(&m, type_ret))
 				break;
+			uint64_t pos, bits;
+			if (sg_member_bit_field(&m, &pos, &bits)) {
+				/* gdb places the field in a unit of its type's
+				   size, aligned: that is what & gives.  */
+				Dwarf_Die st;
+				strip(type_ret, &st);
+				uint64_t unit = type_size(&st) * 8;
+				if (unit == 0 || unit > 64)
+					unit = 8;
+				off = (pos - pos % unit) / 8;
+				*bp = (struct bitpos){ pos % unit, bits };
+			}
 			*off_ret = off;
 			return NULL;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
-	if (find_in_bases(t, &full, name, type_ret, address, off_ret, 0))
+	if (find_in_bases(t, &full, name, type_ret, address, off_ret, bp, 0))
 		return NULL;
 	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
+}
+
+/* The bit field at BP of the lvalue X, as an rvalue of its type (gdb
+   reads the field's bits, not the whole storage unit).  */
+static struct sg_error *bit_field_value(struct expr *e, struct xval *x, struct bitpos bp)
+{
+	unsigned char raw[16] = { 0 };
+	size_t n = (bp.shift + bp.bits + 7) / 8;
+	if (bp.bits > 64 || n > sizeof(raw))
+		return sg_error_create(SG_ERROR_BAD_DATA, "bit field wider than 64 bits");
+	struct sg_error *err = sg_target_read(e->t, x->v.address, raw, n);
+	if (err)
+		return err;
+	unsigned __int128 word = 0;
+	for (size_t i = n; i-- > 0;)
+		word = word << 8 | raw[i];
+	uint64_t v = (uint64_t)(word >> bp.shift);
+	if (bp.bits < 64)
+		v &= (UINT64_C(1) << bp.bits) - 1;
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	strip(&x->v.type, &t);
+	if (dwarf_tag(&t) == DW_TAG_enumeration_type && die_type(&t, &t))
+		strip(&t, &t);
+	if (dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && bp.bits < 64 &&
+	    (v >> (bp.bits - 1)) & 1)
+		v |= ~((UINT64_C(1) << bp.bits) - 1);
+	x->v.lvalue = false;
+	x->v.bits = v;
+	x->bit_field = true;
+	return NULL;
+}
+
+/* How many dimensions the array type T has.  */
+static int array_dims(Dwarf_Die *t)
+{
+	Dwarf_Die c;
+	int n = 0;
+	if (dwarf_child(t, &c) == 0)
+		do
+			n += dwarf_tag(&c) == DW_TAG_subrange_type;
+		while (dwarf_siblingof(&c, &c) == 0);
+	return n;
 }
 
 /* Dereference X: a pointer becomes the lvalue it points to.  */
@@ -103,6 +170,13 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 	}
 	Dwarf_Die t, target;
 	strip(&x->v.type, &t);
+	/* An array in memory decays to a pointer to its first element; only
+	   one-dimensional ones, whose element type has a DIE of its own.  */
+	if (dwarf_tag(&t) == DW_TAG_array_type && x->v.lvalue && array_dims(&t) == 1 &&
+	    die_type(&t, &target)) {
+		x->v.type = target;
+		return NULL;
+	}
 	if (dwarf_tag(&t) != DW_TAG_pointer_type || !die_type(&t, &target))
 		return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
 	uint64_t ptr;
@@ -572,6 +646,7 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			Dwarf_Die t, mt;
 			strip(&x->v.type, &t);
 			uint64_t off;
+			struct bitpos bp;
 			int tag = dwarf_tag(&t);
 			if (x->ptr_depth || (tag != DW_TAG_structure_type && tag != DW_TAG_union_type &&
 					     tag != DW_TAG_class_type)) {
@@ -581,9 +656,11 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 						      arrow ? " pointer" : "");
 				free(ts);
 			} else if (!(err = find_member(e->t, &t, field, &mt,
-						       x->v.lvalue ? x->v.address : 0, &off))) {
+						       x->v.lvalue ? x->v.address : 0, &off, &bp))) {
 				x->v.type = mt;
 				x->v.address += off;
+				if (bp.bits && x->v.lvalue)
+					err = bit_field_value(e, x, bp);
 			}
 			free(field);
 		} else if (*e->p == '[') {
@@ -648,6 +725,7 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 	if (*e->p == '-' && e->p[1] != '>') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		x->bit_field = false;
 		if (!err && float_size(x)) {
 			double d;
 			uint64_t size = float_size(x);
@@ -675,10 +753,11 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 			err = unref(e, x);
 		if (err)
 			return err;
-		if (!x->v.lvalue || x->ptr_depth)
+		if ((!x->v.lvalue && !x->bit_field) || x->ptr_depth)
 			return sg_error_create(SG_ERROR_USAGE, "Attempt to take address of value not located in memory.");
 		x->v.bits = x->v.address;
 		x->v.lvalue = false;
+		x->bit_field = false;
 		x->ptr_depth = 1;
 		return NULL;
 	}
@@ -879,6 +958,7 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 			return err;
 		if ((err = !strcmp(op->op, "@") ? apply_repeat(e, x, &rhs) : apply_binop(e, op->op, x, &rhs)))
 			return err;
+		x->bit_field = false;
 	}
 }
 

@@ -9,10 +9,11 @@ cmds=()
 for v in g_int g_uint g_long g_short g_char g_uchar g_bool g_float g_double g_name g_arr g_tagged \
 	 g_zeros g_pt g_pts g_color g_color_odd g_num g_flags g_str g_ip g_null g_head g_fn \
 	 g_const g_bad '*g_head' 'g_head->next' 'g_head->next->value' '&g_pt' 'g_pts[1]' \
-	 'g_pts[1].y' 'g_arr[2]' '*g_ip' 'g_n1' '(g_pt)'; do
+	 'g_pts[1].y' 'g_arr[2]' '*g_ip' 'g_n1' '(g_pt)' 'g_flags.a' 'g_flags.b' 'g_flags.b + 1' '&g_flags.b' \
+	 '*g_arr@2' '*g_arr' '*g_pts' '(*g_pts).y' '*g_name'; do
 	cmds+=("print $v")
 done
-cmds+=('print/x g_int' 'print/x g_arr' 'print/o g_short' 'print/d g_uchar' 'print/u g_short'
+cmds+=('print/x g_flags.b' 'print/x g_int' 'print/x g_arr' 'print/o g_short' 'print/d g_uchar' 'print/u g_short'
        'ptype struct point' 'ptype point_t' 'ptype g_flags' 'ptype enum color'
        'ptype union num' 'ptype struct node' 'ptype g_head' 'ptype g_fn' 'ptype g_str'
        'ptype int' 'ptype g_arr' 'whatis g_pts' 'whatis g_fn' 'whatis g_const' 'whatis g_pt'
@@ -31,10 +32,12 @@ fi
 # DWARF 4 numbers bit fields from the other end (DW_AT_bit_offset).
 start_fixture "$FIXTURES/sg-data-dwarf4" || exit 1
 d4=$FIXTURE_PID
-sg_cmds "$d4" 'print g_flags' 'print/x g_flags' 'print g_tagged' 'ptype struct flags'
+d4cmds=('print g_flags' 'print/x g_flags' 'print g_tagged' 'ptype struct flags'
+	'print g_flags.a' 'print g_flags.b' 'print g_flags.b * 2')
+sg_cmds "$d4" "${d4cmds[@]}"
 if have_gdb; then
 	sg_d4=$OUT
-	gdb_batch "$d4" 'print g_flags' 'print/x g_flags' 'print g_tagged' 'ptype struct flags'
+	gdb_batch "$d4" "${d4cmds[@]}"
 	is "$sg_d4" "$GDB_OUT" "DWARF 4 bit fields as gdb reads them"
 else
 	like "$OUT" '^\$1 = \{a = 5, b = 17, c = -1\}$' "DWARF 4 bit fields"
