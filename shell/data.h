@@ -47,6 +47,7 @@ struct val {
 	bool lvalue;
 	uint64_t address;	/* lvalue */
 	uint64_t bits;		/* rvalue (pointers from &) */
+	uint64_t bits_hi;	/* rvalue: bytes 8 to 15 (a long double) */
 	/* DW_OP_implicit_pointer: a pointer to an object the optimizer
 	   removed, gdb's <synthetic pointer>.  */
 	bool synthetic_ptr;

@@ -370,6 +370,9 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 }
 
 /* The float size of X's type (4 or 8), or 0 when X is not a float.  */
+static struct sg_error *double_of(struct expr *e, struct xval *x, double *ret);
+static struct sg_error *long_double_of(struct expr *e, struct xval *x, long double *ret);
+
 static uint64_t float_size(struct xval *x)
 {
 	if (x->ptr_depth || x->repeat || x->function || x->reg)
@@ -382,13 +385,40 @@ static uint64_t float_size(struct xval *x)
 	    dwarf_formudata(&a, &enc) != 0 || enc != DW_ATE_float)
 		return 0;
 	uint64_t size = type_size(&t);
-	return size == 4 || size == 8 ? size : 0;
+	return size == 4 || size == 8 || size == 16 ? size : 0;
+}
+
+/* X's value as a long double (x86-64's x87 extended format, 16 bytes of
+   storage of which 10 hold the value): a float's, or an integer's.  */
+static struct sg_error *long_double_of(struct expr *e, struct xval *x, long double *ret)
+{
+	uint64_t size = float_size(x);
+	if (size != 16) {
+		double d;
+		struct sg_error *err = double_of(e, x, &d);
+		*ret = d;
+		return err;
+	}
+	unsigned char raw[16] = { 0 };
+	struct sg_error *err = read_value(e->t, &x->v, raw, 16);
+	if (err)
+		return err;
+	long double v = 0;
+	memcpy(&v, raw, 10);
+	*ret = v;
+	return NULL;
 }
 
 /* X's value as a double: a float's, or an integer's converted.  */
 static struct sg_error *double_of(struct expr *e, struct xval *x, double *ret)
 {
 	uint64_t size = float_size(x), bits = 0;
+	if (size == 16) {
+		long double v;
+		struct sg_error *err = long_double_of(e, x, &v);
+		*ret = (double)v;
+		return err;
+	}
 	if (!size) {
 		uint64_t v;
 		bool is_signed = false;
@@ -419,8 +449,22 @@ static struct sg_error *double_of(struct expr *e, struct xval *x, double *ret)
 
 /* A float value of SIZE bytes ("float" or "double" from the program's
    DWARF) holding D.  */
+static struct sg_error *long_double_value(struct expr *e, long double v, struct xval *ret)
+{
+	unsigned char raw[16] = { 0 };
+	memcpy(raw, &v, 10);
+	struct sg_error *err = integer_value(e, "long double", 0, ret);
+	if (err)
+		return err;
+	memcpy(&ret->v.bits, raw, 8);
+	memcpy(&ret->v.bits_hi, raw + 8, 8);
+	return NULL;
+}
+
 static struct sg_error *float_value(struct expr *e, uint64_t size, double d, struct xval *ret)
 {
+	if (size == 16)
+		return long_double_value(e, d, ret);
 	uint64_t bits = 0;
 	if (size == 4) {
 		float f = (float)d;
@@ -436,10 +480,21 @@ static struct sg_error *float_value(struct expr *e, uint64_t size, double d, str
 static struct sg_error *float_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
 {
 	uint64_t size = float_size(l) > float_size(r) ? float_size(l) : float_size(r);
-	double a, b, v;
-	struct sg_error *err = double_of(e, l, &a);
-	if (!err)
-		err = double_of(e, r, &b);
+	/* In the wider type: long double when an operand is one.  */
+	long double a, b, v;
+	double da, db;
+	struct sg_error *err;
+	if (size == 16) {
+		err = long_double_of(e, l, &a);
+		if (!err)
+			err = long_double_of(e, r, &b);
+	} else {
+		err = double_of(e, l, &da);
+		if (!err)
+			err = double_of(e, r, &db);
+		a = da;
+		b = db;
+	}
 	if (err)
 		return err;
 	if (!strcmp(op, "+")) v = a + b;
@@ -456,7 +511,9 @@ static struct sg_error *float_binop(struct expr *e, const char *op, struct xval 
 	else if (!strcmp(op, "||")) return integer_value(e, "int", a || b, l);
 	else
 		return sg_error_create(SG_ERROR_USAGE, "Integer-only operation on floating point number.");
-	return float_value(e, size, v, l);
+	if (size == 16)
+		return long_double_value(e, v, l);
+	return float_value(e, size, (double)v, l);
 }
 
 /* TYPE's size when it is a float type, else 0.  */
@@ -469,8 +526,8 @@ static uint64_t float_type_size(Dwarf_Die *type)
 /* A cast between integers and floats converts the value, as in C.  */
 static struct sg_error *convert(struct expr *e, struct xval *x, Dwarf_Die *type, struct xval *ret)
 {
-	double d;
-	struct sg_error *err = double_of(e, x, &d);
+	long double d;
+	struct sg_error *err = long_double_of(e, x, &d);
 	if (err)
 		return err;
 	uint64_t fsize = float_type_size(type), size = type_size(type);
@@ -478,9 +535,11 @@ static struct sg_error *convert(struct expr *e, struct xval *x, Dwarf_Die *type,
 	ret->v.type = *type;
 	if (fsize) {
 		struct xval tmp;
-		if ((err = float_value(e, fsize, d, &tmp)))
+		if ((err = fsize == 16 ? long_double_value(e, d, &tmp)
+				       : float_value(e, fsize, (double)d, &tmp)))
 			return err;
 		ret->v.bits = tmp.v.bits;
+		ret->v.bits_hi = tmp.v.bits_hi;
 	} else {
 		/* Truncated toward zero, then to the type's size.  */
 		int64_t i = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
@@ -727,11 +786,11 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 		struct sg_error *err = parse_unary(e, x);
 		x->bit_field = false;
 		if (!err && float_size(x)) {
-			double d;
+			long double d;
 			uint64_t size = float_size(x);
-			if ((err = double_of(e, x, &d)))
+			if ((err = long_double_of(e, x, &d)))
 				return err;
-			return float_value(e, size, -d, x);
+			return size == 16 ? long_double_value(e, -d, x) : float_value(e, size, (double)-d, x);
 		}
 		uint64_t v;
 		if (!err)

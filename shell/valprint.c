@@ -25,6 +25,8 @@ struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf,
 {
 	if (!v->lvalue) {
 		memcpy(buf, &v->bits, size < 8 ? size : 8);
+		if (size > 8)
+			memcpy((char *)buf + 8, &v->bits_hi, size < 16 ? size - 8 : 8);
 		return NULL;
 	}
 	return sg_target_read(t, v->address, buf, size);

@@ -242,6 +242,11 @@ has_lines "print/x of a long double: its 80 bits" "$OUT" '\$5 = 0x40209502f90000
 has_lines 'a bool holding 146 prints 146' "$OUT" \
 	'\$1 = \{c = 146 '\''\\222'\'', b = 146\}'
 like "$OUT" 'ld = <invalid float value>' "an unnormal long double is <invalid float value>"
+# Arithmetic in long double (x87's 80 bits), and casts to and from it.
+compare "$cpid" "long double arithmetic" 'print g_ld + 3' 'print g_ld * g_ldneg' 'print -g_ld' \
+	'print g_ld > 2' 'print (int)g_ldneg' 'print g_ld / 3' 'print g_ldneg + 1.5f' \
+	'print (long double)1 / 3' 'print (double)g_ld' 'print g_ld == 1e10' 'whatis g_ld + 3' \
+	'output g_ldneg * 2' 'print g_ld - g_ld'
 check_running "$cpid" "C target runs"
 stop_fixture "$cpid"
 
