@@ -685,7 +685,7 @@ static void params(const struct func *f, bool names)
 {
 	out("int n");
 	for (int j = 0; j < f->np; j++) {
-		char d[8] = "";
+		char d[16] = "";
 		if (names)
 			snprintf(d, sizeof d, "p%d", j);
 		out(", ");
@@ -882,7 +882,7 @@ static void emit_func(int th, int i)
 	}
 	if (f->fk == FK_TMPL) {
 		for (int j = 0; j < f->np; j++) {
-			char d[8];
+			char d[16];
 			snprintf(d, sizeof d, "p%d", j);
 			out(", ");
 			decl(prog, f->p[j], d);
@@ -894,7 +894,7 @@ static void emit_func(int th, int i)
 
 	/* Locals, from the arguments so that no optimizer folds them away. */
 	for (int j = 0; j < f->nl; j++) {
-		char d[8];
+		char d[16];
 		snprintf(d, sizeof d, "l%d", j);
 		out("\t");
 		struct ty t = f->l[j];
