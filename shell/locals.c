@@ -384,6 +384,37 @@ struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const ch
    as gdb does.  */
 #define MAX_INHERITED 256
 
+/* A lexical block with no code of its own: gdb reads its children as
+   the enclosing scope's (GCC before 4.3 wrote such blocks, and clang
+   keeps abstract ones with no concrete copy).  */
+static bool rangeless_block(Dwarf_Die *d)
+{
+	return dwarf_tag(d) == DW_TAG_lexical_block && !dwarf_hasattr(d, DW_AT_low_pc) &&
+	       !dwarf_hasattr(d, DW_AT_ranges);
+}
+
+#define MAX_HOISTED_DEPTH 8
+
+/* The variables of the abstract block BLOCK, which has no concrete copy,
+   and of the blocks in it: gdb reads them into the enclosing scope.  */
+static size_t hoisted_vars(struct shell *sh, struct frame_scope *fs, Dwarf_Die *block,
+			   const char *indent, struct sg_out *out, int depth)
+{
+	Dwarf_Die child;
+	size_t count = 0;
+	if (depth > MAX_HOISTED_DEPTH || dwarf_child(block, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_variable) {
+			print_var(sh, &fs->fc, &child, indent, out);
+			count++;
+		} else if (rangeless_block(&child)) {
+			count += hoisted_vars(sh, fs, &child, indent, out, depth + 1);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return count;
+}
+
 /* An out-of-line copy of an inlined function (or a block of it) names its
    variables through DW_AT_abstract_origin; those it does not repeat, such
    as static locals, live only in the abstract tree.  Print them, as gdb
@@ -399,15 +430,57 @@ static size_t inherited_vars(struct shell *sh, struct frame_scope *fs, Dwarf_Die
 	    !dwarf_formref_die(&a, &origin) || dwarf_child(&origin, &child) != 0)
 		return 0;
 	do {
-		if (dwarf_tag(&child) != DW_TAG_variable)
+		int tag = dwarf_tag(&child);
+		if (tag != DW_TAG_variable && !rangeless_block(&child))
 			continue;
 		Dwarf_Off off = dwarf_dieoffset(&child);
 		bool found = false;
 		for (size_t k = 0; k < nseen && !found; k++)
 			found = seen[k] == off;
-		if (!found) {
+		if (found)
+			continue;
+		if (tag == DW_TAG_variable) {
 			print_var(sh, &fs->fc, &child, indent, out);
 			count++;
+		} else {
+			count += hoisted_vars(sh, fs, &child, indent, out, 0);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return count;
+}
+
+
+/* Print the variables (or parameters) among SCOPE's children, those of
+   range-less blocks included, in DIE order; their abstract origins go to
+   SEEN.  */
+static size_t block_vars(struct shell *sh, struct frame_scope *fs, Dwarf_Die *scope, bool args,
+			 Dwarf_Off *seen, size_t *nseen, const char *indent, struct sg_out *out,
+			 int depth)
+{
+	Dwarf_Die child;
+	size_t count = 0;
+	if (depth > MAX_HOISTED_DEPTH || dwarf_child(scope, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Die origin;
+		if (*nseen < MAX_INHERITED && dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+		    dwarf_formref_die(&a, &origin))
+			seen[(*nseen)++] = dwarf_dieoffset(&origin);
+		if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
+			print_var(sh, &fs->fc, &child, indent, out);
+			count++;
+		} else if (!args && tag == DW_TAG_label && !dwarf_hasattr(&child, DW_AT_low_pc) &&
+			   dwarf_diename(&child)) {
+			/* gdb lists a label the compiler left no address
+			   for (glibc's start_thread has one) among the
+			   locals, optimized out.  */
+			print_optimized_out(dwarf_diename(&child), indent, out);
+			count++;
+		} else if (!args && rangeless_block(&child)) {
+			count += block_vars(sh, fs, &child, args, seen, nseen, indent, out,
+					    depth + 1);
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return count;
@@ -420,30 +493,9 @@ static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, cons
 	sg_out_array_begin(out, args ? "args" : "locals");
 	int from = args ? fs->fn : fs->first + 1;
 	for (int i = from; i <= fs->fn; i++) {
-		Dwarf_Die child;
-		if (dwarf_child(&fs->chain[i], &child) != 0)
-			continue;
 		Dwarf_Off seen[MAX_INHERITED];
 		size_t nseen = 0;
-		do {
-			int tag = dwarf_tag(&child);
-			Dwarf_Attribute a;
-			Dwarf_Die origin;
-			if (nseen < MAX_INHERITED && dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
-			    dwarf_formref_die(&a, &origin))
-				seen[nseen++] = dwarf_dieoffset(&origin);
-			if ((args && tag == DW_TAG_formal_parameter) || (!args && tag == DW_TAG_variable)) {
-				print_var(sh, &fs->fc, &child, indent, out);
-				count++;
-			} else if (!args && tag == DW_TAG_label && !dwarf_hasattr(&child, DW_AT_low_pc) &&
-				   dwarf_diename(&child)) {
-				/* gdb lists a label the compiler left no address
-				   for (glibc's start_thread has one) among the
-				   locals, optimized out.  */
-				print_optimized_out(dwarf_diename(&child), indent, out);
-				count++;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
+		count += block_vars(sh, fs, &fs->chain[i], args, seen, &nseen, indent, out, 0);
 		if (!args)
 			count += inherited_vars(sh, fs, &fs->chain[i], seen, nseen, indent, out);
 	}
