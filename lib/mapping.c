@@ -50,7 +50,8 @@ static void parse_maps(struct sg_target *t)
 		}
 		p = eol ? eol + 1 : p + len;
 	}
-	qsort(t->mappings, t->nmappings, sizeof(*t->mappings), mapping_cmp);
+	if (t->nmappings)
+		qsort(t->mappings, t->nmappings, sizeof(*t->mappings), mapping_cmp);
 }
 
 bool sg_target_mapping_at(struct sg_target *t, uint64_t addr, struct sg_mapping *ret)

@@ -980,6 +980,9 @@ Dwarf_Off sg_name_index_definition(struct sg_name_index *idx, Dwarf_Off decl)
 	/* GCC puts the definition in the declaration's unit.  */
 	while (!idx->done && idx->next_unit <= decl && scan_more(idx))
 		;
+	/* qsort and bsearch take no NULL array, even of no elements.  */
+	if (!idx->nspecs)
+		return 0;
 	if (!idx->specs_sorted) {
 		qsort(idx->specs, idx->nspecs, sizeof(*idx->specs), spec_cmp);
 		idx->specs_sorted = true;
