@@ -1,7 +1,9 @@
-/* Registries of unwinders, typed readers and stack providers: named,
+/* Registries of unwinders, typed readers, stack providers and type
+   printers: named,
    priority-ordered handler lists in the manner of libdrgn's handler.h.  */
 #include <config.h>
 #include "internal.h"
+#include "snapshot.h"
 
 #include <fnmatch.h>
 
@@ -9,6 +11,7 @@ static const char *const kind_names[SG_REGISTRY_NKINDS] = {
 	[SG_REGISTRY_UNWINDER] = "unwinder",
 	[SG_REGISTRY_READER] = "reader",
 	[SG_REGISTRY_STACK_PROVIDER] = "stack provider",
+	[SG_REGISTRY_TYPE_PRINTER] = "type printer",
 };
 
 const char *sg_registry_kind_name(enum sg_registry_kind kind)
@@ -28,6 +31,9 @@ static void handler_destroy(enum sg_registry_kind kind, struct sg_handler *h)
 		break;
 	case SG_REGISTRY_STACK_PROVIDER:
 		destroy = ((const struct sg_stack_provider_ops *)h->e.ops)->destroy;
+		break;
+	case SG_REGISTRY_TYPE_PRINTER:
+		destroy = ((const struct sg_type_printer_ops *)h->e.ops)->destroy;
 		break;
 	case SG_REGISTRY_NKINDS:
 		break;
@@ -105,6 +111,15 @@ struct sg_error *sg_stack_provider_register(struct sg_session *s, const char *na
 		return sg_error_format(SG_ERROR_USAGE, "stack provider \"%s\" has no frames",
 				       name);
 	return registry_add(s, SG_REGISTRY_STACK_PROVIDER, name, NULL, 0, ops, arg);
+}
+
+struct sg_error *sg_type_printer_register(struct sg_session *s, const char *name,
+					  const struct sg_type_printer_ops *ops, void *arg)
+{
+	if (ops && !ops->name)
+		return sg_error_format(SG_ERROR_USAGE, "type printer \"%s\" has no name op",
+				       name ? name : "");
+	return registry_add(s, SG_REGISTRY_TYPE_PRINTER, name, NULL, 0, ops, arg);
 }
 
 void sg_registry_foreach(struct sg_session *s, enum sg_registry_kind kind,
@@ -252,17 +267,24 @@ const struct sg_registry_entry *sg_reader_lookup(struct sg_session *s, const str
 	return found;
 }
 
-enum reader_op { OP_SUMMARY, OP_CHILDREN, OP_BYTES };
+enum reader_op { OP_SUMMARY, OP_CHILDREN, OP_BYTES, OP_DEREF };
+
+/* The deref op of E's reader, if its plugin was built for ABI 1.3 or
+   later (older ops tables end before it).  */
+static bool has_deref(const struct sg_registry_entry *e)
+{
+	return e->abi_minor >= 3 && ((const struct sg_reader_ops *)e->ops)->deref;
+}
 
 /* The reader of V that has operation OP.  */
 static struct sg_error *reader_with(struct sg_session *s, const struct sg_value *v, enum reader_op op,
 				    const struct sg_registry_entry **ret)
 {
-	static const char *const what[] = { "summary", "children", "bytes" };
+	static const char *const what[] = { "summary", "children", "bytes", "referent" };
 	const struct sg_registry_entry *e = sg_reader_lookup(s, v);
 	const struct sg_reader_ops *ops = e ? e->ops : NULL;
 	if (ops && ((op == OP_SUMMARY && ops->summary) || (op == OP_CHILDREN && ops->children) ||
-		    (op == OP_BYTES && ops->bytes))) {
+		    (op == OP_BYTES && ops->bytes) || (op == OP_DEREF && has_deref(e)))) {
 		*ret = e;
 		return NULL;
 	}
@@ -309,6 +331,34 @@ struct sg_error *sg_value_bytes(struct sg_session *s, const struct sg_value *v, 
 	return err;
 }
 
+struct sg_error *sg_value_deref(struct sg_session *s, const struct sg_value *v, struct sg_value **ret)
+{
+	const struct sg_registry_entry *e;
+	struct sg_error *err = reader_with(s, v, OP_DEREF, &e);
+	if (err || (err = sg_reader_enter(s)))
+		return err;
+	err = ((const struct sg_reader_ops *)e->ops)->deref(s, v, ret, e->arg);
+	sg_reader_leave(s);
+	return err;
+}
+
+/* Type printers name a template's arguments through this again, and
+   hostile DWARF can nest a template in itself: counted as readers are. */
+struct sg_error *sg_type_printer_name(struct sg_session *s, struct sg_target *target,
+				      const Dwarf_Die *type, char **ret)
+{
+	struct sg_error *err = sg_reader_enter(s);
+	if (err)
+		return err;
+	err = &sg_not_found;
+	for (size_t i = 0; err == &sg_not_found && i < s->nhandlers[SG_REGISTRY_TYPE_PRINTER]; i++) {
+		const struct sg_registry_entry *e = &s->handlers[SG_REGISTRY_TYPE_PRINTER][i].e;
+		err = ((const struct sg_type_printer_ops *)e->ops)->name(s, target, type, ret, e->arg);
+	}
+	sg_reader_leave(s);
+	return err;
+}
+
 /* The members a stack provider's ops have, by the ABI minor its plugin
    was built for (the core's own registrations have all of them).  */
 static const struct sg_stack_provider_ops *provider_ops_v1_1(const struct sg_handler *h)
@@ -336,11 +386,38 @@ void sg_registry_forget_target(struct sg_session *s, struct sg_target *target)
 
 void sg_registry_prepare_target(struct sg_session *s, struct sg_target *target)
 {
+	/* A snapshot taken of a live TARGET later asks these providers, and
+	   needs its mappings: parsed now, before the stop.  */
+	if (sg_target_kind(target) == SG_TARGET_LIVE) {
+		sg_error_destroy(sg_target_set_data(target, &sg_snapshot_session_key, s, NULL));
+		sg_target_mapping_index(target, 0);
+	}
 	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_STACK_PROVIDER]; i++) {
 		struct sg_handler *h = &s->handlers[SG_REGISTRY_STACK_PROVIDER][i];
 		const struct sg_stack_provider_ops *ops = provider_ops_v1_1(h);
 		if (ops && ops->prepare)
 			ops->prepare(s, target, h->e.arg);
+	}
+}
+
+static int drop_frame(const struct sg_runtime_frame *frame SG_UNUSED, void *arg SG_UNUSED)
+{
+	return SG_CB_OK;
+}
+
+void sg_registry_snapshot_prepare(struct sg_session *s, struct sg_target *target)
+{
+	for (size_t i = 0; i < s->nhandlers[SG_REGISTRY_STACK_PROVIDER]; i++) {
+		struct sg_handler *h = &s->handlers[SG_REGISTRY_STACK_PROVIDER][i];
+		const struct sg_stack_provider_ops *ops = h->e.ops;
+		if (h->e.abi_minor >= 6 && ops->snapshot_prepare) {
+			ops->snapshot_prepare(s, target, h->e.arg);
+			continue;
+		}
+		/* What frames() reads, for a provider that says no more.  */
+		for (size_t k = 0; k < sg_target_thread_count(target); k++)
+			sg_error_destroy(ops->frames(s, sg_target_thread(target, k), drop_frame, NULL,
+						     h->e.arg));
 	}
 }
 

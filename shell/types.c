@@ -85,6 +85,18 @@ static char *canonical_name(const char *name)
 	struct sg_buf_lite b = { 0 };
 	const char *s = name;
 	while (*s) {
+		if (*s >= '0' && *s <= '9' && s > name && (s[-1] == '<' || s[-1] == ' ' || s[-1] == '-')) {
+			/* clang's "3UL": gdb writes integer suffixes in lower case. */
+			const char *e = s;
+			while (*e >= '0' && *e <= '9')
+				e++;
+			size_t k = strspn(e, "ULul");
+			if (k && (e[k] == ',' || e[k] == '>')) {
+				while (s < e + k)
+					lite_putc(&b, (char)(*s >= 'A' && *s <= 'Z' ? *s++ - 'A' + 'a' : *s++));
+				continue;
+			}
+		}
 		size_t n = (s == name || !ident_char(s[-1])) ? base_word(s) : 0;
 		if (!n) {
 			lite_putc(&b, *s++);
@@ -428,7 +440,150 @@ struct tprint {
 	struct offsets *po;	/* ptype/o's state, NULL otherwise */
 	struct name_cache *nc;
 	bool cplus;		/* gdb's current language is C++, not C */
+	struct printed *pr;	/* the type printers' names, NULL: raw */
 };
+
+/* ---- Type printers ----
+
+   whatis and ptype name types as the registered type printers do
+   ("std::string", "std::vector<int>"), print's value types do not: gdb
+   applies its printers only where a command sets up its global typedef
+   table.  A printer names a type itself, and each template argument of a
+   name written out ("holder<std::string>"): gdb's
+   print_name_maybe_canonical looks each argument up by its spelling and
+   asks the printers about the type found.  The arguments looked up are
+   the templated ones ("std::__cxx11::basic_string<char, ...>"), the only
+   ones a printer has been seen to rename, each once per printing.  */
+
+static struct sg_session *printers_session;
+static struct sg_target *printers_target;
+static bool printers_raw;
+
+void type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw)
+{
+	printers_session = raw ? NULL : s;
+	printers_target = raw ? NULL : t;
+	printers_raw = raw;
+}
+
+void type_printers_end(void)
+{
+	printers_session = NULL;
+	printers_target = NULL;
+	printers_raw = false;
+}
+
+/* The answers of one printing, by DIE ("\1" dbg offset) or spelling.  */
+struct printed {
+	struct sg_session *s;
+	struct sg_target *t;
+	size_t n, cap;
+	struct printed_entry {
+		char *key;
+		char *name;	/* NULL: no printer renames it */
+	} *v;
+};
+
+static struct printed *printed_new(void)
+{
+	if (!printers_session || !printers_target)
+		return NULL;
+	struct printed *pr = calloc(1, sizeof(*pr));
+	if (pr) {
+		pr->s = printers_session;
+		pr->t = printers_target;
+	}
+	return pr;
+}
+
+static void printed_free(struct printed *pr)
+{
+	for (size_t i = 0; pr && i < pr->n; i++) {
+		free(pr->v[i].key);
+		free(pr->v[i].name);
+	}
+	if (pr)
+		free(pr->v);
+	free(pr);
+}
+
+/* The cached answer for KEY: its entry, or NULL when not asked yet.  */
+static struct printed_entry *printed_find(struct printed *pr, const char *key)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		if (!strcmp(pr->v[i].key, key))
+			return &pr->v[i];
+	return NULL;
+}
+
+/* Remember NAME (taken) for KEY; returns NAME.  */
+static const char *printed_add(struct printed *pr, const char *key, char *name)
+{
+	if (pr->n == pr->cap) {
+		size_t nc = pr->cap ? 2 * pr->cap : 16;
+		struct printed_entry *nv = realloc(pr->v, nc * sizeof(*nv));
+		if (!nv) {
+			free(name);
+			return NULL;
+		}
+		pr->v = nv;
+		pr->cap = nc;
+	}
+	char *k = strdup(key);
+	if (!k) {
+		free(name);
+		return NULL;
+	}
+	pr->v[pr->n].key = k;
+	pr->v[pr->n++].name = name;
+	return name;
+}
+
+/* The printers' name for TYPE, or NULL; owned by P's cache.  */
+static const char *printed_type(struct tprint *p, Dwarf_Die *type)
+{
+	int tag = dwarf_tag(type);
+	if (!p->pr || (!is_aggregate_tag(tag) && tag != DW_TAG_enumeration_type && tag != DW_TAG_typedef))
+		return NULL;
+	char key[64];
+	snprintf(key, sizeof(key), "\1%p:%" PRIx64, (void *)dwarf_cu_getdwarf(type->cu),
+		 (uint64_t)dwarf_dieoffset(type));
+	struct printed_entry *e = printed_find(p->pr, key);
+	if (e)
+		return e->name;
+	char *name = NULL;
+	struct sg_error *err = sg_type_printer_name(p->pr->s, p->pr->t, type, &name);
+	if (err) {
+		sg_error_destroy(err);
+		name = NULL;
+	}
+	return printed_add(p->pr, key, name);
+}
+
+/* The printers' name for the type spelled TEXT (a template argument), or
+   NULL.  */
+static const char *printed_spelling(struct tprint *p, const char *text)
+{
+	if (!p->pr || !strchr(text, '<'))
+		return NULL;
+	struct printed_entry *e = printed_find(p->pr, text);
+	if (e)
+		return e->name;
+	Dwarf_Die type;
+	char *name = NULL;
+	struct sg_error *err = sg_lookup_type(p->pr->t, text, &type);
+	/* gdb's lookup by name does not find a class the program only
+	   declares (std::basic_ios<char>, an extern template): holder<...>
+	   keeps its spelling there.  */
+	if (!err && is_aggregate_tag(dwarf_tag(&type)) && has_attr(&type, DW_AT_declaration))
+		sg_type_complete(p->pr->t, &type, &type);
+	if (!err && !(is_aggregate_tag(dwarf_tag(&type)) && has_attr(&type, DW_AT_declaration))) {
+		const char *found = printed_type(p, &type);
+		name = found ? strdup(found) : NULL;
+	}
+	sg_error_destroy(err);
+	return printed_add(p->pr, text, name);
+}
 
 static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth);
 static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth);
@@ -557,6 +712,8 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
 		size_t n = name_token(s);
 		char *tok = strndup(s, n);
 		const char *local = depth ? local_lookup(p->names, NULL, tok) : NULL;
+		if (!local && depth)
+			local = printed_spelling(p, tok);
 		if (local) {
 			lite_puts(b, local);
 		} else {
@@ -579,7 +736,7 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
    names, in gdb's canonical spelling.  */
 static void put_name(struct tprint *p, Dwarf_Die *type)
 {
-	if (!p->names || !is_cplus(type)) {
+	if ((!p->names && !p->pr) || !is_cplus(type)) {
 		char *q = cached_qualified_name(p->nc, type);
 		lite_puts(p->b, q ? q : "(null)");
 		free(q);
@@ -618,6 +775,27 @@ static void type_name(struct tprint *p, Dwarf_Die *type)
 
 /* The C declaration of INNER (a declarator, maybe empty) with TYPE (NULL
    for void): "int *p", "int a[3]", "int (*fp)(int)", "const char *".  */
+/* Whether the elements of ARRAY (through nested arrays) carry every one
+   of the qualifiers C_Q and V_Q already.  */
+static bool element_has_quals(Dwarf_Die *array, bool c_q, bool v_q)
+{
+	Dwarf_Die t = *array;
+	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&t) == DW_TAG_array_type; i++)
+		if (!die_type(&t, &t))
+			return false;
+	bool c = false, v = false;
+	for (int i = 0; i < 4; i++) {
+		int tag = dwarf_tag(&t);
+		if (tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
+			break;
+		c |= tag == DW_TAG_const_type;
+		v |= tag == DW_TAG_volatile_type;
+		if (!die_type(&t, &t))
+			break;
+	}
+	return (c || !c_q) && (v || !v_q);
+}
+
 static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show, int depth)
 {
 	struct sg_buf_lite *b = p->b;
@@ -672,8 +850,12 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 			}
 			decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		} else {
-			lite_puts(b, q);
-			lite_putc(b, ' ');
+			/* gdb moves an array's qualifiers to its elements: gcc's
+			   const (array of const int) is "const int [7]", once. */
+			if (!(ttag == DW_TAG_array_type && element_has_quals(tp, c_q, v_q))) {
+				lite_puts(b, q);
+				lite_putc(b, ' ');
+			}
 			decl(p, tp, inner, show, depth + 1);
 		}
 		break;
@@ -743,6 +925,10 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 	default:
 		if (!type) {
 			lite_puts(b, "void");
+		} else if (printed_type(p, type)) {
+			/* No keyword, even in C, and no body: gdb's find_typedef
+			   answers before the type is printed.  */
+			lite_puts(b, printed_type(p, type));
 		} else if ((show > 0 || !dwarf_diename(type)) && is_aggregate_tag(tag)) {
 			aggregate(p, type, show, depth);
 		} else if (tag == DW_TAG_enumeration_type && (show > 0 || !dwarf_diename(type))) {
@@ -770,9 +956,10 @@ char *type_string_lang(Dwarf_Die *type, const char *inner, bool cplus)
 {
 	struct sg_buf_lite b = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .b = &b, .nc = &nc, .cplus = cplus };
+	struct tprint p = { .b = &b, .nc = &nc, .cplus = cplus, .pr = printed_new() };
 	decl(&p, type, inner, -1, 0);
 	name_cache_free(&nc);
+	printed_free(p.pr);
 	return b.s ? b.s : strdup("");
 }
 
@@ -1291,14 +1478,28 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 {
 	bool is_class = dwarf_tag(cls) == DW_TAG_class_type;
 	struct local_names ln, semi = { 0 };
+	if (has_attr(cls, DW_AT_declaration)) {
+		/* No definition anywhere (clang declares a class whose key
+		   function is inline): gdb reads none of the declaration's
+		   members, its type is a stub.  */
+		lite_puts(p->b, "{\n");
+		indent(p, p->level + 4 + (p->po ? OFFSET_COLUMN : 0));
+		lite_puts(p->b, "<incomplete type>\n");
+		indent(p, p->level);
+		lite_putc(p->b, '}');
+		return;
+	}
 	if (!local_copy(&ln, p->names, p->nc)) {
 		lite_puts(p->b, "{...}");
 		return;
 	}
-	template_args(p, cls, &ln, depth);
+	/* ptype/r: no local names, nor the "[with T = int]" that
+	   introduces them.  */
+	if (!printers_raw)
+		template_args(p, cls, &ln, depth);
 	struct tprint inner = *p, semi_p = *p;
-	inner.names = &ln;
-	semi_p.names = &semi;
+	inner.names = printers_raw ? NULL : &ln;
+	semi_p.names = printers_raw ? NULL : &semi;
 	base_classes(&inner, cls, is_class);
 	/* Typedef lines see the template parameters, not the class's own
 	   typedefs.  */
@@ -1323,7 +1524,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	}
 	if (!n_fields && !n_methods && !n_typedefs) {
 		indent(p, p->level + 4 + (p->po ? OFFSET_COLUMN : 0));
-		lite_puts(p->b, has_attr(cls, DW_AT_declaration) ? "<incomplete type>\n" : "<no data fields>\n");
+		lite_puts(p->b, "<no data fields>\n");
 	}
 	bool labels = need_access_labels(cls, is_class);
 	enum access section = ACCESS_NONE;
@@ -1421,9 +1622,10 @@ char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus)
 	}
 	struct sg_buf_lite b = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .t = t, .b = &b, .nc = &nc, .cplus = cplus };
+	struct tprint p = { .t = t, .b = &b, .nc = &nc, .cplus = cplus, .pr = printed_new() };
 	decl(&p, &cur, "", 1, 0);
 	name_cache_free(&nc);
+	printed_free(p.pr);
 	return b.s ? b.s : strdup("");
 }
 
@@ -1444,8 +1646,10 @@ char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, boo
 	struct sg_buf_lite b = { 0 };
 	struct offsets po = { 0 };
 	struct name_cache nc = { 0 };
-	struct tprint p = { .t = t, .b = &b, .po = &po, .nc = &nc, .cplus = cplus };
+	struct tprint p = { .t = t, .b = &b, .po = &po, .nc = &nc, .cplus = cplus,
+			    .pr = printed_new() };
 	decl(&p, &cur, "", 1, 0);
 	name_cache_free(&nc);
+	printed_free(p.pr);
 	return b.s ? b.s : strdup("");
 }

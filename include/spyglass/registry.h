@@ -1,5 +1,5 @@
-/* Registries of handlers that plugins provide: unwinders, typed readers and
-   stack providers.
+/* Registries of handlers that plugins provide: unwinders, typed readers,
+   stack providers and type printers.
 
    Each entry has a unique name, an ops table and an ARG passed back to every
    callback.  Entries are kept in priority order (lower runs first); a
@@ -11,6 +11,7 @@
 
 #include <spyglass/common.h>
 #include <spyglass/target.h>
+#include <elfutils/libdw.h>
 
 SG_BEGIN_DECLS
 
@@ -18,6 +19,7 @@ enum sg_registry_kind {
 	SG_REGISTRY_UNWINDER,
 	SG_REGISTRY_READER,
 	SG_REGISTRY_STACK_PROVIDER,
+	SG_REGISTRY_TYPE_PRINTER,	/* ABI 1.3 */
 	SG_REGISTRY_NKINDS
 };
 
@@ -84,6 +86,12 @@ struct sg_reader_ops {
 	   May be NULL.  */
 	struct sg_error *(*bytes)(struct sg_session *session, const struct sg_value *value,
 				  size_t max, char **ret, size_t *len_ret, void *arg);
+	/* ABI 1.3.  Iterator-like readers: the object VALUE refers to, as a
+	   new value *RET, for "*it" and "it->member" (what gdb's xmethods
+	   answer).  &sg_not_found when VALUE refers to nothing (an end
+	   iterator).  May be NULL.  */
+	struct sg_error *(*deref)(struct sg_session *session, const struct sg_value *value,
+				  struct sg_value **ret, void *arg);
 };
 
 /* PATTERN is a type name where a trailing "<*>" stands for any template
@@ -110,6 +118,10 @@ SG_PUBLIC struct sg_error *sg_value_children(struct sg_session *session,
 					     void *fn_arg);
 SG_PUBLIC struct sg_error *sg_value_bytes(struct sg_session *session, const struct sg_value *value,
 					  size_t max, char **ret, size_t *len_ret);
+/* ABI 1.3.  The object an iterator-like VALUE refers to, through its
+   reader's deref.  */
+SG_PUBLIC struct sg_error *sg_value_deref(struct sg_session *session, const struct sg_value *value,
+					  struct sg_value **ret);
 
 /* Around a reader's call of another reader's ops directly (a container
    handing its element to the element's reader): enter fails with an
@@ -160,12 +172,61 @@ struct sg_stack_provider_ops {
 	   runtime's interpreter loop, whose frames merged stacks replace by
 	   the runtime frames they run?  May be NULL.  */
 	bool (*is_eval)(const char *function, void *arg);
+	/* ABI 1.6.  TARGET is stopped and a snapshot of it is being taken
+	   (sg_session_snapshot(), doc/snapshot.md): read now everything the
+	   provider's commands and frames() will read once the process runs
+	   on, such as each thread's runtime frames, code objects and line
+	   tables.  Every read through TARGET meanwhile is kept in the
+	   snapshot (sg_target_snapshot_keep() keeps more).  May be NULL:
+	   frames() is then walked for every thread, its frames dropped.  */
+	void (*snapshot_prepare)(struct sg_session *session, struct sg_target *target, void *arg);
 };
 
 SG_PUBLIC struct sg_error *sg_stack_provider_register(struct sg_session *session,
 						      const char *name,
 						      const struct sg_stack_provider_ops *ops,
 						      void *arg);
+
+/* ABI 1.6.  While a snapshot of TARGET is taken (from snapshot_prepare):
+   copy the SIZE bytes at ADDRESS into it, for a region the provider will
+   need but has not read yet.  What snapshot_prepare reads is kept anyway.
+   The copies a snapshot keeps this way are bounded (16 MiB in all): past
+   that, and for memory that cannot be read, an error, and the reads will
+   fail later with "not in the snapshot".  Outside snapshot_prepare, does
+   nothing.  */
+SG_PUBLIC struct sg_error *sg_target_snapshot_keep(struct sg_target *target, uint64_t address,
+						   size_t size);
+
+/* ---- Type printers (ABI 1.3) ---------------------------------------
+
+   gdb's type printers: the names a library gives its types
+   ("std::string" for std::__cxx11::basic_string<char,
+   std::char_traits<char>, std::allocator<char> >, "std::vector<int>"
+   without its default allocator).  whatis and ptype ask them for every
+   named type they write, and for the types a name's template arguments
+   spell ("holder<std::string>"); as in gdb, print's value types do not.
+   Entries run in registration order; the first answer wins.  */
+
+struct sg_type_printer_ops {
+	/* TYPE's name (TYPE is a DIE of TARGET's modules, as declared:
+	   typedefs and qualifiers are not stripped) into a new string *RET,
+	   or &sg_not_found when this printer does not recognise it.  */
+	struct sg_error *(*name)(struct sg_session *session, struct sg_target *target,
+				 const Dwarf_Die *type, char **ret, void *arg);
+	void (*destroy)(void *arg);	/* may be NULL */
+};
+
+SG_PUBLIC struct sg_error *sg_type_printer_register(struct sg_session *session, const char *name,
+						    const struct sg_type_printer_ops *ops,
+						    void *arg);
+
+/* TYPE's name by the first type printer that recognises it, into a new
+   string *RET; &sg_not_found when none does.  Printers that name a
+   template's arguments ask this for each.  Nesting is bounded (an
+   SG_ERROR_BAD_DATA error past 32, as for readers).  */
+SG_PUBLIC struct sg_error *sg_type_printer_name(struct sg_session *session,
+						struct sg_target *target, const Dwarf_Die *type,
+						char **ret);
 
 /* ---- Walking a registry --------------------------------------------- */
 
@@ -187,7 +248,7 @@ SG_PUBLIC void sg_registry_foreach(struct sg_session *session, enum sg_registry_
 				   int (*fn)(const struct sg_registry_entry *entry, void *arg),
 				   void *arg);
 
-/* "unwinder", "reader", "stack provider".  */
+/* "unwinder", "reader", "stack provider", "type printer".  */
 SG_PUBLIC const char *sg_registry_kind_name(enum sg_registry_kind kind);
 
 SG_END_DECLS

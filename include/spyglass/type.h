@@ -28,6 +28,11 @@ SG_PUBLIC struct sg_error *sg_lookup_function(struct sg_target *target, const ch
 SG_PUBLIC struct sg_error *sg_lookup_type(struct sg_target *target, const char *name,
 					  Dwarf_Die *ret);
 
+/* The global variable NAME that has no location but a DW_AT_const_value
+   (the compiler folded it), into *RET.  &sg_not_found if none.  */
+SG_PUBLIC struct sg_error *sg_lookup_constant(struct sg_target *target, const char *name,
+					      Dwarf_Die *ret);
+
 /* If DIE is a declaration (DW_AT_declaration), find its definition by
    name; otherwise, or if none is found, copy DIE.  */
 SG_PUBLIC void sg_type_complete(struct sg_target *target, Dwarf_Die *die, Dwarf_Die *ret);

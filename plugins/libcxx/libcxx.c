@@ -998,6 +998,8 @@ static struct sg_error *libcxx_init(struct sg_session *session, void **state_ret
 	return err;
 }
 
+/* Loaded when needed (ABI 1.6): doc/plugins.md.  */
+SG_PLUGIN_TRIGGERS("module=libc++.so*");
 SG_PLUGIN_DEFINE("libcxx", "0.1",
 		 "Typed readers for LLVM libc++: string, vector, list, set, map, unordered, smart pointers",
 		 libcxx_init, NULL);

@@ -14,6 +14,25 @@
 /* A container claiming more elements than this is garbage.  */
 #define MAX_SANE_COUNT (UINT64_C(1) << 32)
 
+/* Brent's cycle check for lists without a count: a saved node, moved at
+   each power of two steps, is met again within two rounds of a cycle.  */
+struct lsx_cycle {
+	uint64_t saved, steps, power;
+};
+
+static inline bool lsx_cycle_seen(struct lsx_cycle *c, uint64_t node)
+{
+	if (c->power && node == c->saved)
+		return true;
+	if (c->steps == c->power) {
+		c->saved = node;
+		c->power = c->power ? c->power * 2 : 1;
+		c->steps = 0;
+	}
+	c->steps++;
+	return false;
+}
+
 typedef int lsx_child_fn(const char *name, struct sg_value *child, void *fn_arg);
 
 /* "set print elements", capped.  */
@@ -35,6 +54,16 @@ struct sg_error *lsx_emit(struct sg_target *t, const Dwarf_Die *type, uint64_t a
 struct sg_error *lsx_emit_index(struct sg_target *t, const Dwarf_Die *type, uint64_t addr,
 				uint64_t i, lsx_child_fn *fn, void *fn_arg, int *r);
 
+/* Children [0] .. [LEN - 1], at most LIMIT: the LEN objects of type ELEM
+   at ARRAY (sequence.c).  */
+struct sg_error *lsx_emit_array(struct sg_target *t, const Dwarf_Die *elem, uint64_t array, uint64_t len,
+				size_t limit, lsx_child_fn *fn, void *fn_arg);
+
+/* The offset of a list or tree node's value: _M_storage, or OLD_NAME in
+   C++98 (_M_data, _M_value_field) (sequence.c).  */
+struct sg_error *lsx_value_offset(struct sg_target *t, const Dwarf_Die *node, const char *old_name,
+				  uint64_t *ret);
+
 /* std::pair's members, for maps: a key child, then a value child.  */
 struct lsx_pair {
 	Dwarf_Die first, second;
@@ -51,6 +80,9 @@ unsigned lsx_template_count(struct sg_target *t, const Dwarf_Die *type);
    PREFIX, and its offset.  */
 bool lsx_find_base(struct sg_target *t, const Dwarf_Die *type, const char *prefix, Dwarf_Die *ret,
 		   uint64_t *off_ret);
+/* The class or enumeration NAME that TYPE declares (basic_string::_Rep,
+   path::_Type) (string.c).  */
+bool lsx_nested_type(struct sg_target *t, const Dwarf_Die *type, const char *name, Dwarf_Die *ret);
 /* A container's node type: the argument of the std::allocator<Node> that
    its implementation struct IMPL derives from.  */
 struct sg_error *lsx_node_type(struct sg_target *t, const Dwarf_Die *impl, Dwarf_Die *ret);
@@ -88,5 +120,8 @@ struct sg_error *lsx_register_sequence(struct sg_session *session);
 struct sg_error *lsx_register_tree(struct sg_session *session);
 struct sg_error *lsx_register_hashtable(struct sg_session *session);
 struct sg_error *lsx_register_utility(struct sg_session *session);
+struct sg_error *lsx_register_iterator(struct sg_session *session);
+struct sg_error *lsx_register_extra(struct sg_session *session);
+struct sg_error *lsx_register_type_printer(struct sg_session *session);
 
 #endif

@@ -18,25 +18,6 @@ static char *template_name(const struct sg_value *v)
 	return name;
 }
 
-/* Brent's cycle check for lists without a count: a saved node, moved at
-   each power of two steps, is met again within two rounds of a cycle.  */
-struct cycle {
-	uint64_t saved, steps, power;
-};
-
-static bool cycle_seen(struct cycle *c, uint64_t node)
-{
-	if (c->power && node == c->saved)
-		return true;
-	if (c->steps == c->power) {
-		c->saved = node;
-		c->power = c->power ? c->power * 2 : 1;
-		c->steps = 0;
-	}
-	c->steps++;
-	return false;
-}
-
 /* ---- std::vector ---- */
 
 struct vec {
@@ -128,8 +109,9 @@ static struct sg_error *bitvec_read(const struct sg_value *v, struct bitvec *b)
 	return NULL;
 }
 
+/* ARG is the container's name, for this and the other summaries.  */
 static struct sg_error *vector_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				       char **ret, void *arg SG_UNUSED)
+				       char **ret, void *arg)
 {
 	int r;
 	if (is_bool(v)) {
@@ -137,14 +119,14 @@ static struct sg_error *vector_summary(struct sg_session *session SG_UNUSED, con
 		struct sg_error *err = bitvec_read(v, &b);
 		if (err)
 			return err;
-		r = asprintf(ret, "std::vector<bool> of length %" PRIu64 ", capacity %" PRIu64, b.length,
-			     b.capacity);
+		r = asprintf(ret, "%s<bool> of length %" PRIu64 ", capacity %" PRIu64, (const char *)arg,
+			     b.length, b.capacity);
 	} else {
 		struct vec vec;
 		struct sg_error *err = vector_read(v, &vec);
 		if (err)
 			return err;
-		r = asprintf(ret, "std::vector of length %" PRIu64 ", capacity %" PRIu64,
+		r = asprintf(ret, "%s of length %" PRIu64 ", capacity %" PRIu64, (const char *)arg,
 			     (vec.finish - vec.start) / vec.esize, (vec.end - vec.start) / vec.esize);
 	}
 	return r < 0 ? &sg_enomem : NULL;
@@ -212,10 +194,22 @@ static struct sg_error *vector_children(struct sg_session *session SG_UNUSED,
 
 /* ---- std::list ---- */
 
+struct sg_error *lsx_value_offset(struct sg_target *t, const Dwarf_Die *node, const char *old_name,
+				  uint64_t *ret)
+{
+	static const char *const storage[] = { "_M_storage", NULL };
+	const char *const old[] = { old_name, NULL };
+	struct sg_error *err = lsx_offset(t, node, storage, ret, NULL);
+	if (!err || sg_error_code(err) == SG_ERROR_NOMEM)
+		return err;
+	sg_error_destroy(err);
+	return lsx_offset(t, node, old, ret, NULL);
+}
+
 struct list {
 	uint64_t head, first;
 	uint64_t count;		/* UINT64_MAX: not kept (the old ABI) */
-	uint64_t value_off;	/* the node's _M_storage */
+	uint64_t value_off;	/* the node's value */
 	uint64_t next_off;	/* the node's _M_next */
 	Dwarf_Die elem;
 };
@@ -226,7 +220,6 @@ static struct sg_error *list_read(const struct sg_value *v, struct list *l)
 	static const char *const size[] = { "_M_impl", "_M_node", "_M_size", NULL };
 	static const char *const impl[] = { "_M_impl", NULL };
 	static const char *const head[] = { "_M_impl", "_M_node", NULL };
-	static const char *const storage[] = { "_M_storage", NULL };
 	static const char *const next_f[] = { "_M_next", NULL };
 	struct sg_target *t = sg_value_target(v);
 	struct sg_value *hdr, *im;
@@ -246,7 +239,7 @@ static struct sg_error *list_read(const struct sg_value *v, struct list *l)
 	err = lsx_node_type(t, sg_value_type(im), &node);
 	sg_value_destroy(im);
 	if (!err)
-		err = lsx_offset(t, &node, storage, &l->value_off, NULL);
+		err = lsx_value_offset(t, &node, "_M_data", &l->value_off);
 	if (!err)
 		err = lsx_offset(t, &node, next_f, &l->next_off, NULL);
 	if (err)
@@ -279,13 +272,13 @@ static struct sg_error *list_children(struct sg_session *session SG_UNUSED, cons
 		return err;
 	struct sg_target *t = sg_value_target(v);
 	uint64_t node = l.first;
-	struct cycle cy = { 0 };
+	struct lsx_cycle cy = { 0 };
 	/* The count, or the cycle check in the old ABI without one, bounds
 	   the walk, so a cyclic list ends too.  */
 	for (uint64_t i = 0; node != l.head && i < limit; i++) {
 		if (i == l.count)
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is longer than its size (cyclic?)");
-		if (l.count == UINT64_MAX && cycle_seen(&cy, node))
+		if (l.count == UINT64_MAX && lsx_cycle_seen(&cy, node))
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::list is cyclic");
 		int r;
 		if ((err = lsx_emit_index(t, &l.elem, node + l.value_off, i, fn, fn_arg, &r)))
@@ -365,13 +358,13 @@ static struct sg_error *deque_read(const struct sg_value *v, struct deque *d)
 }
 
 static struct sg_error *deque_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				      char **ret, void *arg SG_UNUSED)
+				      char **ret, void *arg)
 {
 	struct deque d;
 	struct sg_error *err = deque_read(v, &d);
 	if (err)
 		return err;
-	return lsx_with_elements("std::deque", d.count, ret);
+	return lsx_with_elements(arg, d.count, ret);
 }
 
 static struct sg_error *deque_children(struct sg_session *session SG_UNUSED, const struct sg_value *v,
@@ -437,14 +430,13 @@ static struct sg_error *flist_read(const struct sg_value *v, struct flist *fl)
 }
 
 static struct sg_error *flist_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				      char **ret, void *arg SG_UNUSED)
+				      char **ret, void *arg)
 {
 	struct flist fl;
 	struct sg_error *err = flist_read(v, &fl);
 	if (err)
 		return err;
-	*ret = strdup(fl.first ? "std::forward_list" : "empty std::forward_list");
-	return *ret ? NULL : &sg_enomem;
+	return asprintf(ret, "%s%s", fl.first ? "" : "empty ", (const char *)arg) < 0 ? &sg_enomem : NULL;
 }
 
 /* A forward_list keeps no count: the cycle check ends a cyclic list.  */
@@ -457,9 +449,9 @@ static struct sg_error *flist_children(struct sg_session *session SG_UNUSED, con
 		return err;
 	struct sg_target *t = sg_value_target(v);
 	uint64_t node = fl.first;
-	struct cycle cy = { 0 };
+	struct lsx_cycle cy = { 0 };
 	for (uint64_t i = 0; node && i < limit; i++) {
-		if (cycle_seen(&cy, node))
+		if (lsx_cycle_seen(&cy, node))
 			return sg_error_create(SG_ERROR_BAD_DATA, "std::forward_list is cyclic");
 		int r;
 		if ((err = lsx_emit_index(t, &fl.elem, node + fl.value_off, i, fn, fn_arg, &r)))
@@ -473,6 +465,20 @@ static struct sg_error *flist_children(struct sg_session *session SG_UNUSED, con
 }
 
 /* ---- std::initializer_list: _M_array and _M_len ---- */
+
+struct sg_error *lsx_emit_array(struct sg_target *t, const Dwarf_Die *elem, uint64_t array, uint64_t len,
+				size_t limit, lsx_child_fn *fn, void *fn_arg)
+{
+	uint64_t esize = sg_type_size(elem);
+	struct sg_error *err = NULL;
+	for (uint64_t i = 0; !err && i < len && i < limit; i++) {
+		int r = SG_CB_OK;
+		err = lsx_emit_index(t, elem, array + i * esize, i, fn, fn_arg, &r);
+		if (r != SG_CB_OK)
+			break;
+	}
+	return err;
+}
 
 static struct sg_error *ilist_read(const struct sg_value *v, uint64_t *array, uint64_t *len,
 				   Dwarf_Die *elem)
@@ -507,22 +513,15 @@ static struct sg_error *ilist_children(struct sg_session *session SG_UNUSED, con
 	uint64_t array, len;
 	Dwarf_Die elem;
 	struct sg_error *err = ilist_read(v, &array, &len, &elem);
-	uint64_t esize = sg_type_size(&elem);
-	for (uint64_t i = 0; !err && i < len && i < limit; i++) {
-		int r = SG_CB_OK;
-		err = lsx_emit_index(sg_value_target(v), &elem, array + i * esize, i, fn, fn_arg, &r);
-		if (r != SG_CB_OK)
-			break;
-	}
-	return err;
+	return err ? err : lsx_emit_array(sg_value_target(v), &elem, array, len, limit, fn, fn_arg);
 }
 
 /* ---- std::bitset ---- */
 
 static struct sg_error *bitset_summary(struct sg_session *session SG_UNUSED,
-				       const struct sg_value *v SG_UNUSED, char **ret, void *arg SG_UNUSED)
+				       const struct sg_value *v SG_UNUSED, char **ret, void *arg)
 {
-	*ret = strdup("std::bitset");
+	*ret = strdup(arg);
 	return *ret ? NULL : &sg_enomem;
 }
 
@@ -594,23 +593,32 @@ static const struct sg_reader_ops bitset_ops = {
 	.summary = bitset_summary, .children = bitset_children, .hint = SG_HINT_NONE,
 };
 
+/* Each under its name and, for debug mode (_GLIBCXX_DEBUG), as
+   std::__debug::NAME, which derives from the normal container
+   (std::__cxx1998::NAME): the members are found through that base.  The
+   argument is the name the summary shows.  */
 struct sg_error *lsx_register_sequence(struct sg_session *session)
 {
-	struct sg_error *err = sg_reader_register(session, "std::vector", "std::vector<*>", &vector_ops,
-						  NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::list", "std::__cxx11::list<*>", &list_ops, NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::list (old ABI)", "std::list<*>", &list_ops, NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::deque", "std::deque<*>", &deque_ops, NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::forward_list", "std::forward_list<*>", &flist_ops,
-					 NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::bitset", "std::bitset<*>", &bitset_ops, NULL);
-	if (!err)
-		err = sg_reader_register(session, "std::initializer_list", "std::initializer_list<*>",
-					 &ilist_ops, NULL);
+	static const struct {
+		const char *name, *pattern;
+		const struct sg_reader_ops *ops;
+	} readers[] = {
+		{ "std::vector", "std::vector<*>", &vector_ops },
+		{ "std::__debug::vector", "std::__debug::vector<*>", &vector_ops },
+		{ "std::list", "std::__cxx11::list<*>", &list_ops },
+		{ "std::list (old ABI)", "std::list<*>", &list_ops },
+		{ "std::__debug::list", "std::__debug::list<*>", &list_ops },
+		{ "std::deque", "std::deque<*>", &deque_ops },
+		{ "std::__debug::deque", "std::__debug::deque<*>", &deque_ops },
+		{ "std::forward_list", "std::forward_list<*>", &flist_ops },
+		{ "std::__debug::forward_list", "std::__debug::forward_list<*>", &flist_ops },
+		{ "std::bitset", "std::bitset<*>", &bitset_ops },
+		{ "std::__debug::bitset", "std::__debug::bitset<*>", &bitset_ops },
+		{ "std::initializer_list", "std::initializer_list<*>", &ilist_ops },
+	};
+	struct sg_error *err = NULL;
+	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]) && !err; i++)
+		err = sg_reader_register(session, readers[i].name, readers[i].pattern, readers[i].ops,
+					 (void *)readers[i].name);
 	return err;
 }

@@ -1,7 +1,8 @@
 /* libstdc++ strings: std::basic_string in the C++11 ABI (a pointer and a
    length), the old copy-on-write basic_string (the length in a _Rep
    header before the characters) and std::basic_string_view, of char,
-   char8_t, wchar_t, char16_t and char32_t.  gdb's printers show the
+   char8_t, wchar_t, char16_t and char32_t, and the Library Fundamentals
+   TS's std::experimental::basic_string_view.  gdb's printers show the
    characters only, with the string display hint; other plugins get the
    bytes (UTF-8 for the wide ones).  */
 #include <config.h>
@@ -142,8 +143,7 @@ static struct sg_error *string_locate(const struct sg_value *v, uint64_t *p, uin
 	return err ? err : lsx_read_path(v, len_path, len);
 }
 
-/* The class member type NAME of TYPE (such as basic_string::_Rep).  */
-static bool nested_type(struct sg_target *t, const Dwarf_Die *type, const char *name, Dwarf_Die *ret)
+bool lsx_nested_type(struct sg_target *t, const Dwarf_Die *type, const char *name, Dwarf_Die *ret)
 {
 	Dwarf_Die st, full, c;
 	sg_type_strip(type, &st);
@@ -153,7 +153,8 @@ static bool nested_type(struct sg_target *t, const Dwarf_Die *type, const char *
 	do {
 		int tag = dwarf_tag(&c);
 		const char *n = dwarf_diename(&c);
-		if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type) && n && !strcmp(n, name)) {
+		if ((tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+		     tag == DW_TAG_enumeration_type) && n && !strcmp(n, name)) {
 			sg_type_complete(t, &c, ret);
 			return true;
 		}
@@ -170,7 +171,7 @@ static struct sg_error *cow_locate(const struct sg_value *v, uint64_t *p, uint64
 	struct sg_target *t = sg_value_target(v);
 	Dwarf_Die rep;
 	uint64_t len_off;
-	if (!nested_type(t, sg_value_type(v), "_Rep", &rep))
+	if (!lsx_nested_type(t, sg_value_type(v), "_Rep", &rep))
 		return sg_error_create(SG_ERROR_LOOKUP, "no basic_string::_Rep in the DWARF");
 	uint64_t rep_size = sg_type_size(&rep);
 	struct sg_error *err = lsx_read_path(v, p_path, p);
@@ -233,11 +234,12 @@ struct sg_error *lsx_register_string(struct sg_session *session)
 		{ "", "std::__cxx11::basic_string", &string_ops },
 		{ " (copy-on-write)", "std::basic_string", &cow_ops },
 		{ "_view", "std::basic_string_view", &view_ops },
+		{ "_view (experimental)", "std::experimental::fundamentals_v1::basic_string_view", &view_ops },
 	};
 	struct sg_error *err = NULL;
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]) && !err; i++) {
 		for (size_t j = 0; j < sizeof(chars) / sizeof(chars[0]) && !err; j++) {
-			char name[64], pattern[80];
+			char name[64], pattern[96];
 			snprintf(name, sizeof(name), "std::%s%s", chars[j].name, forms[i].what);
 			snprintf(pattern, sizeof(pattern), "%s<%s, *>", forms[i].templ, chars[j].ch);
 			err = sg_reader_register(session, name, pattern, forms[i].ops,

@@ -8,7 +8,7 @@
 
 struct tree {
 	uint64_t header, leftmost, count;
-	uint64_t value_off;	/* the node's _M_storage */
+	uint64_t value_off;	/* the node's value */
 	uint64_t parent_off, left_off, right_off, links_size;
 	Dwarf_Die elem;
 	struct lsx_pair pair;	/* maps only */
@@ -20,7 +20,6 @@ static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr, boo
 	static const char *const count[] = { "_M_t", "_M_impl", "_M_node_count", NULL };
 	static const char *const hdr[] = { "_M_t", "_M_impl", "_M_header", NULL };
 	static const char *const impl[] = { "_M_t", "_M_impl", NULL };
-	static const char *const storage[] = { "_M_storage", NULL };
 	static const char *const parent_f[] = { "_M_parent", NULL };
 	static const char *const left_f[] = { "_M_left", NULL };
 	static const char *const right_f[] = { "_M_right", NULL };
@@ -44,7 +43,7 @@ static struct sg_error *tree_read(const struct sg_value *v, struct tree *tr, boo
 		return err;
 	if (!lsx_template_arg(t, &node, 0, &tr->elem))
 		return sg_error_create(SG_ERROR_LOOKUP, "no value type of the red-black tree node");
-	if ((err = lsx_offset(t, &node, storage, &tr->value_off, NULL)) ||
+	if ((err = lsx_value_offset(t, &node, "_M_value_field", &tr->value_off)) ||
 	    (err = lsx_offset(t, &node, parent_f, &tr->parent_off, NULL)) ||
 	    (err = lsx_offset(t, &node, left_f, &tr->left_off, NULL)) ||
 	    (err = lsx_offset(t, &node, right_f, &tr->right_off, NULL)))
@@ -190,6 +189,10 @@ struct sg_error *lsx_register_tree(struct sg_session *session)
 		{ "std::multiset", "std::multiset<*>", &set_ops },
 		{ "std::map", "std::map<*>", &map_ops },
 		{ "std::multimap", "std::multimap<*>", &map_ops },
+		{ "std::__debug::set", "std::__debug::set<*>", &set_ops },
+		{ "std::__debug::multiset", "std::__debug::multiset<*>", &set_ops },
+		{ "std::__debug::map", "std::__debug::map<*>", &map_ops },
+		{ "std::__debug::multimap", "std::__debug::multimap<*>", &map_ops },
 	};
 	struct sg_error *err = NULL;
 	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]) && !err; i++)

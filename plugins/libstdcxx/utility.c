@@ -11,6 +11,7 @@
 #include "libstdcxx.h"
 
 #include <dwarf.h>
+#include <elfutils/libdwfl.h>
 
 /* ---- smart pointers ---- */
 
@@ -51,32 +52,32 @@ static struct sg_error *unique_children(struct sg_session *session SG_UNUSED,
 					const struct sg_value *v, size_t limit SG_UNUSED,
 					lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
 {
-	/* The pointer is the first element of the tuple _M_t._M_t.  */
+	/* The pointer is the first element of the tuple _M_t._M_t, or
+	   before GCC 7 of the tuple _M_t.  */
 	static const char *const path[] = { "_M_t", "_M_t", "_M_head_impl", NULL };
-	return pointer_child(v, path, fn, fn_arg);
+	static const char *const old_path[] = { "_M_t", "_M_head_impl", NULL };
+	struct sg_error *err = pointer_child(v, path, fn, fn_arg);
+	if (!err || sg_error_code(err) == SG_ERROR_NOMEM)
+		return err;
+	sg_error_destroy(err);
+	return pointer_child(v, old_path, fn, fn_arg);
 }
 
-/* The counts live in the control block _M_refcount._M_pi (_M_use_count,
-   _M_weak_count); gdb shows the weak count less the one the owners hold
-   together, or "expired" when no owner is left.  ARG is the name.  */
-static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
-				       char **ret, void *arg)
+/* "NAME (use count 2, weak count 1)": the counts live in the control
+   block PI (of type BLOCK_PTR, a pointer to _Sp_counted_base), in
+   _M_use_count and _M_weak_count; gdb shows the weak count less the one
+   the owners hold together, or "expired" when no owner is left.  */
+static struct sg_error *shared_counts(struct sg_target *t, const char *name, uint64_t pi,
+				      const Dwarf_Die *block_ptr, char **ret)
 {
-	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
 	static const char *const use_path[] = { "_M_use_count", NULL };
 	static const char *const weak_path[] = { "_M_weak_count", NULL };
-	struct sg_target *t = sg_value_target(v);
-	struct sg_value *piv;
-	struct sg_error *err = lsx_member_path(v, pi_path, &piv);
-	if (err)
-		return err;
-	uint64_t pi = 0, use_off = 0, weak_off = 0;
+	uint64_t use_off = 0, weak_off = 0;
 	Dwarf_Die pt, block;
 	Dwarf_Attribute a;
-	sg_type_strip(sg_value_type(piv), &pt);
-	err = sg_value_read_uint(piv, &pi);
-	sg_value_destroy(piv);
-	if (!err && pi) {
+	struct sg_error *err = NULL;
+	sg_type_strip(block_ptr, &pt);
+	if (pi) {
 		if (!dwarf_attr(&pt, DW_AT_type, &a) || !dwarf_formref_die(&a, &block))
 			err = sg_error_create(SG_ERROR_LOOKUP, "no control block type in the DWARF");
 		if (!err)
@@ -86,16 +87,12 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 	}
 	if (err)
 		return err;
-	char *name = with_arg(arg, v);
-	if (!name)
-		return &sg_enomem;
 	int r;
 	int32_t use = 0, weak = 0;	/* _Atomic_word: int */
 	if (!pi) {
 		r = asprintf(ret, "%s (empty)", name);
 	} else if ((err = sg_target_read(t, pi + use_off, &use, sizeof(use))) ||
 		   (err = sg_target_read(t, pi + weak_off, &weak, sizeof(weak)))) {
-		free(name);
 		return err;
 	} else if (use == 0) {
 		r = asprintf(ret, "%s (expired, weak count %d)", name, weak);
@@ -105,8 +102,29 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 		r = asprintf(ret, "%s (use count %d, weak count %lld)", name, use,
 			     (long long)weak - 1);
 	}
-	free(name);
 	return r < 0 ? &sg_enomem : NULL;
+}
+
+/* The control block is _M_refcount._M_pi.  ARG is the name.  */
+static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				       char **ret, void *arg)
+{
+	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
+	struct sg_value *piv;
+	struct sg_error *err = lsx_member_path(v, pi_path, &piv);
+	if (err)
+		return err;
+	uint64_t pi = 0;
+	Dwarf_Die pt = *sg_value_type(piv);
+	err = sg_value_read_uint(piv, &pi);
+	sg_value_destroy(piv);
+	char *name = err ? NULL : with_arg(arg, v);
+	if (!err && !name)
+		err = &sg_enomem;
+	if (!err)
+		err = shared_counts(sg_value_target(v), name, pi, &pt, ret);
+	free(name);
+	return err;
 }
 
 static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
@@ -258,25 +276,87 @@ static void find_delegate(struct sg_session *session, const struct sg_value *v, 
 		      c->reader.ops->children;
 }
 
-static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v, bool named,
-				      struct contained *c)
+/* The offset in TYPE of its anonymous union member, where every member
+   of that union lies.  */
+static bool anon_union_offset(struct sg_target *t, const Dwarf_Die *type, uint64_t *ret)
+{
+	Dwarf_Die st, full, c, mt;
+	sg_type_strip(type, &st);
+	sg_type_complete(t, &st, &full);
+	if (dwarf_child(&full, &c) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word off = 0;
+		if (dwarf_tag(&c) != DW_TAG_member || dwarf_diename(&c) || !dwarf_attr(&c, DW_AT_type, &a) ||
+		    !dwarf_formref_die(&a, &mt))
+			continue;
+		sg_type_strip(&mt, &mt);
+		if (dwarf_tag(&mt) != DW_TAG_union_type)
+			continue;
+		if (dwarf_attr(&c, DW_AT_data_member_location, &a))
+			dwarf_formudata(&a, &off);
+		*ret = off;
+		return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* Where an optional's value lies: std::optional's in
+   _M_payload._M_payload._M_value, or before GCC 9 in the anonymous union
+   of _M_payload; std::experimental::optional's in the anonymous union of
+   its _Optional_base.  */
+static struct sg_error *optional_value(struct sg_target *t, const struct sg_value *v, bool experimental,
+				       uint64_t *ret)
+{
+	static const char *const value_path[] = { "_M_payload", "_M_payload", "_M_value", NULL };
+	static const char *const payload_path[] = { "_M_payload", NULL };
+	Dwarf_Die holder;
+	uint64_t holder_addr, off;
+	struct sg_value *m;
+	struct sg_error *err;
+	if (experimental) {
+		if (!lsx_find_base(t, sg_value_type(v), "std::experimental::fundamentals_v1::_Optional_base<",
+				   &holder, &off))
+			return sg_error_create(SG_ERROR_LOOKUP, "no _Optional_base in the DWARF");
+		holder_addr = sg_value_address(v) + off;
+	} else {
+		if (!(err = lsx_member_path(v, value_path, &m))) {
+			*ret = sg_value_address(m);
+			sg_value_destroy(m);
+			return NULL;
+		}
+		sg_error_destroy(err);
+		if ((err = lsx_member_path(v, payload_path, &m)))
+			return err;
+		holder = *sg_value_type(m);
+		holder_addr = sg_value_address(m);
+		sg_value_destroy(m);
+	}
+	if (!anon_union_offset(t, &holder, &off))
+		return sg_error_create(SG_ERROR_LOOKUP, "no payload of std::optional in the DWARF");
+	*ret = holder_addr + off;
+	return NULL;
+}
+
+/* std::optional keeps _M_engaged in its payload, std::experimental::optional
+   in itself.  */
+static struct sg_error *optional_read_as(struct sg_session *session, const struct sg_value *v,
+					 bool named, bool experimental, struct contained *c)
 {
 	static const char *const engaged_path[] = { "_M_payload", "_M_engaged", NULL };
-	static const char *const value_path[] = { "_M_payload", "_M_payload", "_M_value", NULL };
+	static const char *const exp_engaged_path[] = { "_M_engaged", NULL };
 	struct sg_target *t = sg_value_target(v);
 	memset(c, 0, sizeof(*c));
 	uint64_t engaged;
-	struct sg_value *val;
-	struct sg_error *err = lsx_read_path(v, engaged_path, &engaged);
+	struct sg_error *err = lsx_read_path(v, experimental ? exp_engaged_path : engaged_path, &engaged);
 	if (err)
 		return err;
 	if (engaged > 1)
 		return sg_error_format(SG_ERROR_BAD_DATA,
 				       "std::optional's engaged flag is 0x%" PRIx64 ", not a bool", engaged);
-	if ((err = lsx_member_path(v, value_path, &val)))
+	if ((err = optional_value(t, v, experimental, &c->address)))
 		return err;
-	c->address = sg_value_address(val);
-	sg_value_destroy(val);
 	if (!lsx_template_arg(t, sg_value_type(v), 0, &c->type))
 		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of std::optional");
 	c->present = engaged;
@@ -284,10 +364,23 @@ static struct sg_error *optional_read(struct sg_session *session, const struct s
 	if (!named)
 		return NULL;
 	char *tn = lsx_type_name(t, &c->type);
-	if (!tn || asprintf(&c->type_name, "std::optional<%s>", tn) < 0)
+	if (!tn || asprintf(&c->type_name, "std::%soptional<%s>", experimental ? "experimental::" : "",
+			    tn) < 0)
 		c->type_name = NULL;
 	free(tn);
 	return c->type_name ? NULL : &sg_enomem;
+}
+
+static struct sg_error *optional_read(struct sg_session *session, const struct sg_value *v, bool named,
+				      struct contained *c)
+{
+	return optional_read_as(session, v, named, false, c);
+}
+
+static struct sg_error *exp_optional_read(struct sg_session *session, const struct sg_value *v,
+					  bool named, struct contained *c)
+{
+	return optional_read_as(session, v, named, true, c);
 }
 
 /* "std::variant<int, std::string>": the N alternatives' names.  */
@@ -431,33 +524,55 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 	return err;
 }
 
-/* std::any: the contained type is the argument of the manager whose
-   _S_manage _M_manager points at (std::any::_Manager_internal<int>:: ...,
-   from the symbol table, looked up in the DWARF as gdb's printer does);
-   the value is in _M_storage._M_buffer (internal) or at _M_storage._M_ptr
-   (external).  */
-static struct sg_error *any_read(struct sg_session *session, const struct sg_value *v, bool named,
-				 struct contained *c)
+/* The class of the member function at ADDR, from the DWARF of the code
+   there: the subprogram's declaration's enclosing scope.  */
+static bool method_class(struct sg_target *t, uint64_t addr, Dwarf_Die *ret)
 {
-	static const char *const mgr_path[] = { "_M_manager", NULL };
-	static const char *const buf_path[] = { "_M_storage", "_M_buffer", NULL };
-	static const char *const ptr_path[] = { "_M_storage", "_M_ptr", NULL };
-	struct sg_target *t = sg_value_target(v);
-	memset(c, 0, sizeof(*c));
-	uint64_t mgr;
-	struct sg_error *err = lsx_read_path(v, mgr_path, &mgr);
-	if (err)
-		return err;
-	if (!mgr)
-		return !named || (c->type_name = strdup("std::any")) ? NULL : &sg_enomem;
+	struct sg_module *mod = sg_target_module_at(t, addr);
+	Dwfl_Module *dm = mod ? sg_module_dwfl(mod) : NULL;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dm ? dwfl_module_addrdie(dm, addr, &bias) : NULL, *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : -1;
+	Dwarf_Die decl;
+	Dwarf_Attribute a;
+	bool found = false;
+	for (int i = 0; i < n && !found; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		/* An out-of-line instance refers to its definition
+		   (DW_AT_abstract_origin), which refers to the declaration in
+		   the class (DW_AT_specification).  */
+		if (dwarf_attr_integrate(&scopes[i], DW_AT_specification, &a) && dwarf_formref_die(&a, &decl))
+			found = true;
+		break;
+	}
+	free(scopes);
+	if (!found)
+		return false;
+	n = dwarf_getscopes_die(&decl, &scopes);
+	found = n > 1 && (dwarf_tag(&scopes[1]) == DW_TAG_structure_type ||
+			  dwarf_tag(&scopes[1]) == DW_TAG_class_type);
+	if (found)
+		*ret = scopes[1];
+	free(scopes);
+	return found;
+}
+
+/* std::any's manager class (std::any::_Manager_internal<int>), from the
+   function _M_manager points at (its _S_manage): by the DWARF of its code,
+   else by the name the symbol table gives it, as gdb's printer looks it up.
+   *INTERNAL: the value is stored inside the any.  */
+static struct sg_error *any_manager(struct sg_target *t, uint64_t mgr, Dwarf_Die *ret, bool *internal)
+{
 	struct sg_symbol sym;
-	if ((err = sg_symbolize(t, mgr, &sym))) {
+	struct sg_error *err = sg_symbolize(t, mgr, &sym);
+	if (err) {
 		sg_error_destroy(err);
 		return sg_error_format(SG_ERROR_BAD_DATA, "std::any manager 0x%" PRIx64 " is not a function",
 				       mgr);
 	}
 	const char *kind = strstr(sym.name, "::_Manager_internal<");
-	bool internal = kind != NULL;
+	*internal = kind != NULL;
 	if (!kind)
 		kind = strstr(sym.name, "::_Manager_external<");
 	const char *lt = kind ? strchr(kind, '<') : NULL;
@@ -466,11 +581,34 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 		depth += *gt == '<' ? 1 : *gt == '>' ? -1 : 0;
 	if (!gt || *gt != '>' || sym.offset)
 		return sg_error_format(SG_ERROR_BAD_DATA, "unknown std::any manager %s", sym.name);
+	if (method_class(t, mgr, ret))
+		return NULL;
 	char *mgr_type = strndup(sym.name, (size_t)(gt - sym.name) + 1);
-	Dwarf_Die md;
-	err = mgr_type ? sg_lookup_type(t, mgr_type, &md) : &sg_enomem;
+	err = mgr_type ? sg_lookup_type(t, mgr_type, ret) : &sg_enomem;
 	free(mgr_type);
+	return err;
+}
+
+/* std::any and std::experimental::any (NAME): the contained type is the
+   argument of the manager class; the value is in _M_storage._M_buffer
+   (internal) or at _M_storage._M_ptr (external).  */
+static struct sg_error *any_read_as(struct sg_session *session, const struct sg_value *v, bool named,
+				    const char *name, struct contained *c)
+{
+	static const char *const mgr_path[] = { "_M_manager", NULL };
+	static const char *const buf_path[] = { "_M_storage", "_M_buffer", NULL };
+	static const char *const ptr_path[] = { "_M_storage", "_M_ptr", NULL };
+	struct sg_target *t = sg_value_target(v);
+	memset(c, 0, sizeof(*c));
+	uint64_t mgr;
+	bool internal;
+	Dwarf_Die md;
+	struct sg_error *err = lsx_read_path(v, mgr_path, &mgr);
 	if (err)
+		return err;
+	if (!mgr)
+		return !named || (c->type_name = strdup(name)) ? NULL : &sg_enomem;
+	if ((err = any_manager(t, mgr, &md, &internal)))
 		return err;
 	if (!lsx_template_arg(t, &md, 0, &c->type))
 		return sg_error_create(SG_ERROR_LOOKUP, "no template argument of the std::any manager");
@@ -490,10 +628,22 @@ static struct sg_error *any_read(struct sg_session *session, const struct sg_val
 	/* With a reader with children the summary is "std::any containing"
 	   that reader's summary, else the contained type's name.  */
 	char *tn = c->delegate ? NULL : lsx_type_name(t, &c->type);
-	int r = c->delegate ? ((c->type_name = strdup("std::any")) ? 0 : -1)
-			    : asprintf(&c->type_name, "std::any containing %s", tn ? tn : "?");
+	int r = c->delegate ? ((c->type_name = strdup(name)) ? 0 : -1)
+			    : asprintf(&c->type_name, "%s containing %s", name, tn ? tn : "?");
 	free(tn);
 	return r < 0 ? &sg_enomem : NULL;
+}
+
+static struct sg_error *any_read(struct sg_session *session, const struct sg_value *v, bool named,
+				 struct contained *c)
+{
+	return any_read_as(session, v, named, "std::any", c);
+}
+
+static struct sg_error *exp_any_read(struct sg_session *session, const struct sg_value *v, bool named,
+				     struct contained *c)
+{
+	return any_read_as(session, v, named, "std::experimental::any", c);
 }
 
 /* std::stack, std::queue and std::priority_queue wrap the container c:
@@ -560,23 +710,18 @@ static enum sg_display_hint contained_hint(struct sg_session *session, const str
 	return h;
 }
 
-#define HINT_MATCH(fn_name, read, own, want)                                                \
-	static bool fn_name(struct sg_session *session, const struct sg_value *v, void *arg SG_UNUSED) \
+/* ARG is the read function.  */
+#define HINT_MATCH(fn_name, own, want)                                                      \
+	static bool fn_name(struct sg_session *session, const struct sg_value *v, void *arg)  \
 	{                                                                                   \
-		return contained_hint(session, v, read, own) == want;                       \
+		return contained_hint(session, v, (read_fn *)arg, own) == want;             \
 	}
-HINT_MATCH(optional_none, optional_read, SG_HINT_NONE, SG_HINT_NONE)
-HINT_MATCH(optional_array, optional_read, SG_HINT_NONE, SG_HINT_ARRAY)
-HINT_MATCH(optional_map, optional_read, SG_HINT_NONE, SG_HINT_MAP)
-HINT_MATCH(variant_none, variant_read, SG_HINT_ARRAY, SG_HINT_NONE)
-HINT_MATCH(variant_array, variant_read, SG_HINT_ARRAY, SG_HINT_ARRAY)
-HINT_MATCH(variant_map, variant_read, SG_HINT_ARRAY, SG_HINT_MAP)
-HINT_MATCH(any_none, any_read, SG_HINT_NONE, SG_HINT_NONE)
-HINT_MATCH(any_array, any_read, SG_HINT_NONE, SG_HINT_ARRAY)
-HINT_MATCH(any_map, any_read, SG_HINT_NONE, SG_HINT_MAP)
-HINT_MATCH(adapter_none, adapter_read, SG_HINT_NONE, SG_HINT_NONE)
-HINT_MATCH(adapter_array, adapter_read, SG_HINT_NONE, SG_HINT_ARRAY)
-HINT_MATCH(adapter_map, adapter_read, SG_HINT_NONE, SG_HINT_MAP)
+HINT_MATCH(single_none, SG_HINT_NONE, SG_HINT_NONE)
+HINT_MATCH(single_array, SG_HINT_NONE, SG_HINT_ARRAY)
+HINT_MATCH(single_map, SG_HINT_NONE, SG_HINT_MAP)
+HINT_MATCH(variant_none, SG_HINT_ARRAY, SG_HINT_NONE)
+HINT_MATCH(variant_array, SG_HINT_ARRAY, SG_HINT_ARRAY)
+HINT_MATCH(variant_map, SG_HINT_ARRAY, SG_HINT_MAP)
 
 /* ---- std::atomic<T> for integers, bools and pointers ---- */
 
@@ -664,6 +809,69 @@ static struct sg_error *atomic_summary(struct sg_session *session SG_UNUSED, con
 	return err;
 }
 
+/* ---- std::atomic<std::shared_ptr<T>>, std::atomic<std::weak_ptr<T>> ---- */
+
+/* _M_impl holds _M_ptr and _M_refcount._M_val._M_i, the control block's
+   address with a lock in bit 0.  The block's type is that of the smart
+   pointer's own _M_refcount._M_pi.  */
+static bool atomic_smart_pointer(struct sg_target *t, const struct sg_value *v, Dwarf_Die *ret)
+{
+	if (!lsx_template_arg(t, sg_value_type(v), 0, ret))
+		return false;
+	Dwarf_Die st;
+	sg_type_strip(ret, &st);
+	char *name = sg_type_qualified_name(&st);
+	bool yes = name && (!strncmp(name, "std::shared_ptr<", 16) || !strncmp(name, "std::weak_ptr<", 14));
+	free(name);
+	return yes;
+}
+
+static bool atomic_sp_match(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+			    void *arg SG_UNUSED)
+{
+	Dwarf_Die sp;
+	return atomic_smart_pointer(sg_value_target(v), v, &sp);
+}
+
+static struct sg_error *atomic_sp_summary(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+					  char **ret, void *arg SG_UNUSED)
+{
+	static const char *const tagged[] = { "_M_impl", "_M_refcount", "_M_val", "_M_i", NULL };
+	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
+	struct sg_target *t = sg_value_target(v);
+	Dwarf_Die sp, block_ptr;
+	uint64_t pi, off;
+	if (!atomic_smart_pointer(t, v, &sp))
+		return sg_error_create(SG_ERROR_LOOKUP, "no smart pointer type of std::atomic");
+	struct sg_error *err = lsx_read_path(v, tagged, &pi);
+	if (!err)
+		err = lsx_offset(t, &sp, pi_path, &off, &block_ptr);
+	if (err)
+		return err;
+	char *sn = lsx_raw_type_name(&sp), *name;
+	if (!sn || asprintf(&name, "std::atomic<%s>", sn) < 0)
+		name = NULL;
+	free(sn);
+	if (!name)
+		return &sg_enomem;
+	err = shared_counts(t, name, pi & ~UINT64_C(1), &block_ptr, ret);
+	free(name);
+	return err;
+}
+
+static struct sg_error *atomic_sp_children(struct sg_session *session SG_UNUSED,
+					   const struct sg_value *v, size_t limit SG_UNUSED,
+					   lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
+{
+	static const char *const path[] = { "_M_impl", "_M_ptr", NULL };
+	return pointer_child(v, path, fn, fn_arg);
+}
+
+static const struct sg_reader_ops atomic_sp_ops = {
+	.match = atomic_sp_match, .summary = atomic_sp_summary, .children = atomic_sp_children,
+	.hint = SG_HINT_NONE,
+};
+
 static const struct sg_reader_ops atomic_ops = {
 	.match = atomic_match, .summary = atomic_summary, .hint = SG_HINT_NONE,
 };
@@ -682,18 +890,16 @@ static const struct sg_reader_ops tuple_ops = {
 	static const struct sg_reader_ops name = {                                          \
 		.match = match_fn, .summary = sum, .children = contained_children, .hint = h, \
 	}
-CONTAINED_OPS(optional_none_ops, optional_none, contained_summary, SG_HINT_NONE);
-CONTAINED_OPS(optional_array_ops, optional_array, contained_summary, SG_HINT_ARRAY);
-CONTAINED_OPS(optional_map_ops, optional_map, contained_summary, SG_HINT_MAP);
+/* optional, any: one value or none.  */
+CONTAINED_OPS(single_none_ops, single_none, contained_summary, SG_HINT_NONE);
+CONTAINED_OPS(single_array_ops, single_array, contained_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(single_map_ops, single_map, contained_summary, SG_HINT_MAP);
 CONTAINED_OPS(variant_array_ops, variant_array, contained_summary, SG_HINT_ARRAY);
 CONTAINED_OPS(variant_none_ops, variant_none, contained_summary, SG_HINT_NONE);
 CONTAINED_OPS(variant_map_ops, variant_map, contained_summary, SG_HINT_MAP);
-CONTAINED_OPS(any_none_ops, any_none, contained_summary, SG_HINT_NONE);
-CONTAINED_OPS(any_array_ops, any_array, contained_summary, SG_HINT_ARRAY);
-CONTAINED_OPS(any_map_ops, any_map, contained_summary, SG_HINT_MAP);
-CONTAINED_OPS(adapter_array_ops, adapter_array, adapter_summary, SG_HINT_ARRAY);
-CONTAINED_OPS(adapter_none_ops, adapter_none, adapter_summary, SG_HINT_NONE);
-CONTAINED_OPS(adapter_map_ops, adapter_map, adapter_summary, SG_HINT_MAP);
+CONTAINED_OPS(adapter_array_ops, single_array, adapter_summary, SG_HINT_ARRAY);
+CONTAINED_OPS(adapter_none_ops, single_none, adapter_summary, SG_HINT_NONE);
+CONTAINED_OPS(adapter_map_ops, single_map, adapter_summary, SG_HINT_MAP);
 
 struct sg_error *lsx_register_utility(struct sg_session *session)
 {
@@ -709,15 +915,19 @@ struct sg_error *lsx_register_utility(struct sg_session *session)
 		{ "std::tuple", "std::tuple<*>", &tuple_ops, NULL },
 		/* The most common hint first: it is the one shown if the
 		   shell does not call match.  */
-		{ "std::optional", "std::optional<*>", &optional_none_ops, (void *)optional_read },
-		{ "std::optional (array)", "std::optional<*>", &optional_array_ops, (void *)optional_read },
-		{ "std::optional (map)", "std::optional<*>", &optional_map_ops, (void *)optional_read },
+#define SINGLE(n, pattern, read)                                                            \
+		{ n, pattern, &single_none_ops, (void *)read },                             \
+		{ n " (array)", pattern, &single_array_ops, (void *)read },                 \
+		{ n " (map)", pattern, &single_map_ops, (void *)read }
+		SINGLE("std::optional", "std::optional<*>", optional_read),
+		SINGLE("std::experimental::optional", "std::experimental::fundamentals_v1::optional<*>",
+		       exp_optional_read),
+		SINGLE("std::any", "std::any", any_read),
+		SINGLE("std::experimental::any", "std::experimental::fundamentals_v1::any", exp_any_read),
+#undef SINGLE
 		{ "std::variant", "std::variant<*>", &variant_array_ops, (void *)variant_read },
 		{ "std::variant (struct)", "std::variant<*>", &variant_none_ops, (void *)variant_read },
 		{ "std::variant (map)", "std::variant<*>", &variant_map_ops, (void *)variant_read },
-		{ "std::any", "std::any", &any_none_ops, (void *)any_read },
-		{ "std::any (array)", "std::any", &any_array_ops, (void *)any_read },
-		{ "std::any (map)", "std::any", &any_map_ops, (void *)any_read },
 #define ADAPTER(n)                                                                          \
 		{ n, n "<*>", &adapter_array_ops, (void *)adapter_read },                   \
 		{ n " (struct)", n "<*>", &adapter_none_ops, (void *)adapter_read },        \
@@ -725,6 +935,7 @@ struct sg_error *lsx_register_utility(struct sg_session *session)
 		ADAPTER("std::stack"), ADAPTER("std::queue"), ADAPTER("std::priority_queue"),
 #undef ADAPTER
 		{ "std::atomic", "std::atomic<*>", &atomic_ops, NULL },
+		{ "std::atomic<std::shared_ptr>", "std::atomic<*>", &atomic_sp_ops, NULL },
 	};
 	struct sg_error *err = NULL;
 	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]) && !err; i++)
