@@ -13,6 +13,8 @@
 #   DT_BUILDS    how many builds of the matrix per seed, drawn at random
 #                (default: all 80)
 #   DT_KEEP      a directory to keep the programs and outputs in
+#   DT_TIME      stop after the seed that ends past this many seconds
+#                (a soak of a given length: N is then an upper bound)
 # Exit status: 0 if every divergence is explained, 1 if not, 2 on a
 # setup error.
 set -uo pipefail
@@ -52,6 +54,10 @@ for ((s = seed0; s < seed0 + n; s++)); do
 	done
 	dt_classify
 	echo "# seed $s ($lang): $dt_n_records divergences so far, $dt_n_unexplained unexplained, $(($(date +%s) - start)) s"
+	if [ -n "${DT_TIME:-}" ] && [ $(($(date +%s) - start)) -ge "$DT_TIME" ]; then
+		echo "# DT_TIME=$DT_TIME s reached after $((s - seed0 + 1)) seeds"
+		break
+	fi
 done
 dt_classify
 echo
@@ -59,7 +65,7 @@ dt_summary
 if [ "$dt_n_unexplained" -gt 0 ]; then
 	echo
 	echo "unexplained (minimise with tests/difftest/minimise.sh -B $top_builddir SEED LANG BUILD):"
-	grep '^UNEXPLAINED	' "$dt_dir/classified" | cut -f2- | cut -c1-500
+	grep '^UNEXPLAINED	' "$dt_dir/classified" | cut -f2- | cut -c1-4000
 	exit 1
 fi
 exit 0

@@ -88,7 +88,17 @@ uint64_t sg_type_size(const Dwarf_Die *type)
 	Dwarf_Word size;
 	if (dwarf_aggregate_size(&t, &size) == 0)
 		return size;
-	return dwarf_tag(&t) == DW_TAG_pointer_type ? 8 : 0;
+	int tag = dwarf_tag(&t);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type)
+		return 8;
+	if (tag == DW_TAG_ptr_to_member_type) {
+		/* The Itanium ABI's: a member function pointer is {ptr, adj},
+		   a data member pointer an offset.  */
+		Dwarf_Die m;
+		return die_type(&t, &m) && dwarf_tag(&m) == DW_TAG_subroutine_type ? 16 : 8;
+	}
+	return 0;
 }
 
 static bool udata(Dwarf_Die *die, int name, Dwarf_Word *ret)

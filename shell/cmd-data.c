@@ -79,6 +79,27 @@ static struct sg_error *cmd_output(struct sg_session *s, const char *args, struc
 	return do_print(s, args, out, arg, false);
 }
 
+/* A class that is only declared, NAME ("ns::K"), is no symbol to gdb:
+   "No symbol "K" in namespace "ns".", replacing ERR.  */
+static struct sg_error *declared_error(struct sg_error *err, const char *name)
+{
+	const char *last = NULL;
+	int depth = 0;
+	for (const char *p = name; *p; p++) {
+		if (*p == '<')
+			depth++;
+		else if (*p == '>')
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p;
+	}
+	if (!last || last == name)
+		return err;
+	sg_error_destroy(err);
+	return sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in namespace \"%.*s\".", last + 2,
+			       (int)(last - name), name);
+}
+
 /* ARGS names a type ("struct point", "point_t", "int") or is an
    expression; *TYPE_RET is the type either way.  */
 static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const char *args,
@@ -86,9 +107,18 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 {
 	memset(x, 0, sizeof(*x));
 	*is_type = false;
+	bool declared_only = false;
 	if (!sg_lookup_type(t, args, &x->v.type)) {
-		*is_type = true;
-		return NULL;
+		Dwarf_Die full;
+		sg_type_complete(t, &x->v.type, &full);
+		/* gdb makes no symbol of a class only declared (clang declares
+		   one whose key function is inline, and defines it nowhere).  */
+		declared_only = dwarf_hasattr(&full, DW_AT_declaration);
+		if (!declared_only) {
+			*is_type = true;
+			return NULL;
+		}
+		memset(x, 0, sizeof(*x));
 	}
 	static const char *const keywords[] = { "struct", "class", "union", "enum" };
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
@@ -97,11 +127,41 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 			const char *name = args + n;
 			while (isspace((unsigned char)*name))
 				name++;
-			return sg_error_format(SG_ERROR_LOOKUP, "No %s type named %s.",
-					       i == 1 ? "struct" : keywords[i], name);
+			/* gdb's parser takes "struct n2" of "struct n2::K" as the
+			   type it looks for.  */
+			const char *colons = strstr(name, "::");
+			int len = colons && !memchr(name, '<', (size_t)(colons - name)) ?
+				  (int)(colons - name) : (int)strlen(name);
+			return sg_error_format(SG_ERROR_LOOKUP, "No %s type named %.*s.",
+					       i == 1 ? "struct" : keywords[i], len, name);
 		}
 	}
-	return eval(sh, t, args, x);
+	struct sg_error *err = eval(sh, t, args, x);
+	if (err && declared_only)
+		return declared_error(err, args);
+	return err;
+}
+
+/* ptype's and whatis's flags: /o offsets, sizes and holes; /r raw, no
+   type printers.  */
+static struct sg_error *type_flags(const char **args, bool *offsets, bool *raw)
+{
+	*offsets = *raw = false;
+	if (**args != '/')
+		return NULL;
+	const char *a = *args + 1;
+	for (; *a && !isspace((unsigned char)*a); a++) {
+		if (*a == 'o')
+			*offsets = true;
+		else if (*a == 'r')
+			*raw = true;
+		else
+			return sg_error_format(SG_ERROR_USAGE, "unrecognized flag '%c'", *a);
+	}
+	while (isspace((unsigned char)*a))
+		a++;
+	*args = a;
+	return NULL;
 }
 
 static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct sg_out *out,
@@ -109,18 +169,15 @@ static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct
 {
 	struct sg_target *t = sg_session_target(s);
 	struct xval x;
-	bool is_type, offsets = false;
-	if (!strncmp(args, "/o", 2) && (!args[2] || isspace((unsigned char)args[2]))) {
-		/* ptype/o: offsets, sizes and holes.  */
-		offsets = true;
-		for (args += 2; isspace((unsigned char)*args); args++)
-			;
-	}
-	if (!*args)
-		return sg_error_create(SG_ERROR_USAGE, "ptype needs an expression or a type");
-	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
+	bool is_type, offsets, raw;
+	struct sg_error *err = type_flags(&args, &offsets, &raw);
 	if (err)
 		return err;
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE, "ptype needs an expression or a type");
+	if ((err = type_of(arg, t, args, &x, &is_type)))
+		return err;
+	type_printers_begin(s, t, raw);
 	bool cplus = frame_cplus(s), header = false;
 	char *text;
 	if (offsets && !x.ptr_depth) {
@@ -136,6 +193,7 @@ static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct
 	} else {
 		text = ptype_string_lang(t, &x.v.type, cplus);
 	}
+	type_printers_end();
 	sg_out_printf(out, "%stype = %s\n", header ? PTYPE_OFFSETS_HEADER : "", text ? text : "?");
 	sg_out_string(out, "type", text);
 	free(text);
@@ -147,14 +205,17 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 {
 	struct sg_target *t = sg_session_target(s);
 	struct xval x;
-	bool is_type;
+	bool is_type, offsets, raw;
+	struct sg_error *err = type_flags(&args, &offsets, &raw);
+	if (err)
+		return err;
 	if (!*args)
 		return sg_error_create(SG_ERROR_USAGE, "whatis needs an expression or a type");
-	struct sg_error *err = type_of(arg, t, args, &x, &is_type);
-	if (err)
+	if ((err = type_of(arg, t, args, &x, &is_type)))
 		return err;
 	bool cplus = frame_cplus(s);
 	char *text;
+	type_printers_begin(s, t, raw);
 	if (is_type && dwarf_tag(&x.v.type) == DW_TAG_typedef) {
 		/* gdb's whatis on a typedef name shows one level down.  */
 		Dwarf_Die next;
@@ -162,6 +223,7 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 	} else {
 		text = xval_type(&x, cplus);
 	}
+	type_printers_end();
 	sg_out_printf(out, "type = %s\n", text);
 	sg_out_string(out, "type", text);
 	free(text);
@@ -180,10 +242,13 @@ static const struct sg_command data_cmds[] = {
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
 	  .handler = cmd_output, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "ptype", .synopsis = "ptype[/o] EXPR|TYPE",
-	  .summary = "Print a type, spelled out (/o: with offsets and sizes)",
+	{ .name = "ptype", .synopsis = "ptype[/or] EXPR|TYPE",
+	  .summary = "Print a type, spelled out (/o: with offsets and sizes; /r: raw)",
+	  .details = "Types are named as the type printers of plugins name them\n"
+		     "(\"std::vector<int>\"), and such a type is not spelled out, as in gdb;\n"
+		     "/r names them as DWARF does.",
 	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "whatis", .synopsis = "whatis EXPR|TYPE", .summary = "Print the type of an expression",
+	{ .name = "whatis", .synopsis = "whatis[/r] EXPR|TYPE", .summary = "Print the type of an expression",
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 };
 

@@ -39,6 +39,13 @@ char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus);
 #define PTYPE_OFFSETS_HEADER "/" "* offset      |    size *" "/  "
 char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret);
 
+/* Between these, the functions above name types as the session's type
+   printers do ("std::vector<int>"), as gdb's whatis and ptype do; print's
+   value types stay raw, as in gdb.  RAW (ptype/r): no printers, and class
+   bodies without local names ("[with T = int]", "T data").  */
+void type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw);
+void type_printers_end(void);
+
 /* ---- values (valprint.c, expr.c, locals.c) ---- */
 
 /* A value as the data commands see it: in target memory, or computed. */
@@ -53,7 +60,47 @@ struct val {
 	bool synthetic_ptr;
 	/* The value the caller passed (DW_OP_entry_value): gdb's NAME@entry. */
 	bool entry_value;
+	/* An rvalue of more than 16 bytes, or partly known: its NBYTES
+	   bytes (NULL: BITS and BITS_HI hold it), from val_bytes.  */
+	const unsigned char *bytes;
+	/* With BYTES: each byte's VAL_* state; NULL when all are known.  */
+	const unsigned char *known;
+	uint64_t nbytes;
+	bool constant;		/* from a DW_AT_const_value */
+	/* A constant over MAX_RVALUE_SIZE, or a value that large wholly
+	   optimized out (not CONSTANT): its type, NBYTES its size, no bytes
+	   (gdb's whatis and sizeof work, reading it is an error).  */
+	bool too_large;
+	/* A variable located in one register: its DWARF number + 1 for a
+	   general register, -1 for another.  */
+	int in_register;
 };
+
+/* A byte of an rvalue's BYTES, as gdb tells them apart.  */
+enum {
+	VAL_LOST,		/* optimized out */
+	VAL_KNOWN,
+	VAL_UNCOVERED,		/* past the location's pieces: gdb's
+				   <synthetic pointer> */
+};
+
+/* gdb's default max-value-size: the largest value not in memory.  */
+#define MAX_RVALUE_SIZE 65536
+
+/* SIZE zeroed bytes for a value's BYTES or KNOWN, kept until
+   val_bytes_release; gdb's error past MAX_RVALUE_SIZE.  */
+struct sg_error *val_bytes(uint64_t size, unsigned char **ret);
+/* Free what val_bytes gave: no value may use it any more (a new
+   command's evaluation starts).  */
+void val_bytes_release(void);
+/* gdb's error for reading a value over MAX_RVALUE_SIZE bytes, NULL for
+   any other.  */
+struct sg_error *val_too_large(const struct val *v);
+/* The part of V of type TYPE at byte OFF: a member, an element.  */
+struct val sub_value(const struct val *v, const Dwarf_Die *type, uint64_t off);
+/* The state of V's SIZE bytes from OFF: VAL_KNOWN when all are,
+   VAL_LOST when any is lost, else VAL_UNCOVERED when all are that.  */
+int val_state(const struct val *v, uint64_t off, uint64_t size);
 
 enum reg_kind {
 	REG_NONE,
@@ -75,6 +122,9 @@ struct xval {
 	/* A bit field's value, read from the byte at V.ADDRESS: & gives that
 	   address, as gdb does.  */
 	bool bit_field;
+	/* A variable not in memory, by itself: its name, for gdb's error on
+	   taking its address.  */
+	char rvalue_name[64];
 };
 
 /* Read SIZE bytes of V (from memory, or its bits).  */

@@ -5,6 +5,7 @@
 #include "data.h"
 
 #include <ctype.h>
+#include <signal.h>
 #include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -107,15 +108,17 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 	return sg_error_format(SG_ERROR_LOOKUP, "There is no member named %s.", name);
 }
 
-/* The bit field at BP of the lvalue X, as an rvalue of its type (gdb
-   reads the field's bits, not the whole storage unit).  */
+/* The bit field at BP of X, as an rvalue of its type (gdb reads the
+   field's bits, not the whole storage unit).  */
 static struct sg_error *bit_field_value(struct expr *e, struct xval *x, struct bitpos bp)
 {
 	unsigned char raw[16] = { 0 };
 	size_t n = (bp.shift + bp.bits + 7) / 8;
 	if (bp.bits > 64 || n > sizeof(raw))
 		return sg_error_create(SG_ERROR_BAD_DATA, "bit field wider than 64 bits");
-	struct sg_error *err = sg_target_read(e->t, x->v.address, raw, n);
+	if (val_state(&x->v, 0, n) == VAL_LOST)
+		return sg_error_create(SG_ERROR_OTHER, "value has been optimized out");
+	struct sg_error *err = read_value(e->t, &x->v, raw, n);
 	if (err)
 		return err;
 	unsigned __int128 word = 0;
@@ -135,10 +138,29 @@ static struct sg_error *bit_field_value(struct expr *e, struct xval *x, struct b
 	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && bp.bits < 64 &&
 	    (v >> (bp.bits - 1)) & 1)
 		v |= ~((UINT64_C(1) << bp.bits) - 1);
-	x->v.lvalue = false;
-	x->v.bits = v;
-	x->bit_field = true;
+	/* Only a field in memory has an address for &.  */
+	x->bit_field = x->v.lvalue;
+	x->v = (struct val){ .type = x->v.type, .address = x->v.address, .bits = v };
 	return NULL;
+}
+
+/* The number of elements of the one-dimensional array type T, 0 when
+   unknown.  */
+static uint64_t array_length(Dwarf_Die *t)
+{
+	Dwarf_Die c;
+	Dwarf_Attribute a;
+	Dwarf_Word n = 0;
+	Dwarf_Sword lo = 0, hi;
+	if (dwarf_child(t, &c) != 0 || dwarf_tag(&c) != DW_TAG_subrange_type)
+		return 0;
+	if (dwarf_attr(&c, DW_AT_count, &a))
+		return dwarf_formudata(&a, &n) == 0 ? n : 0;
+	if (dwarf_attr(&c, DW_AT_lower_bound, &a) && dwarf_formsdata(&a, &lo) != 0)
+		return 0;
+	if (!dwarf_attr(&c, DW_AT_upper_bound, &a) || dwarf_formsdata(&a, &hi) != 0 || hi < lo)
+		return 0;
+	return (uint64_t)(hi - lo) + 1;
 }
 
 /* How many dimensions the array type T has.  */
@@ -151,6 +173,47 @@ static int array_dims(Dwarf_Die *t)
 			n += dwarf_tag(&c) == DW_TAG_subrange_type;
 		while (dwarf_siblingof(&c, &c) == 0);
 	return n;
+}
+
+/* Whether A and B are the same type, qualifiers and typedefs aside.  */
+static bool same_type(Dwarf_Die *a, Dwarf_Die *b)
+{
+	Dwarf_Die sa, sb;
+	strip(a, &sa);
+	strip(b, &sb);
+	char *ta = type_string(&sa, ""), *tb = type_string(&sb, "");
+	bool same = ta && tb && !strcmp(ta, tb);
+	free(ta);
+	free(tb);
+	return same;
+}
+
+/* A value of TYPE cast from one optimized out to its own type: optimized
+   out too, as in gdb (another type reads it: an error).  */
+static struct sg_error *lost_cast(Dwarf_Die *type, struct xval *ret)
+{
+	uint64_t size = type_size(type);
+	unsigned char *bytes, *known;
+	struct sg_error *err = val_bytes(size, &bytes);
+	if (!err)
+		err = val_bytes(size, &known);
+	if (err)
+		return err;
+	memset(ret, 0, sizeof(*ret));
+	ret->v = (struct val){ .type = *type, .bytes = bytes, .known = known, .nbytes = size };
+	return NULL;
+}
+
+/* Whether every byte of the rvalue V is lost.  */
+static bool wholly_lost(const struct val *v)
+{
+	uint64_t size = type_size((Dwarf_Die *)&v->type);
+	if (!v->bytes || !v->known)
+		return false;
+	for (uint64_t i = 0; i < v->nbytes && i < size; i++)
+		if (v->known[i] != VAL_LOST)
+			return false;
+	return true;
 }
 
 /* Dereference X: a pointer becomes the lvalue it points to.  */
@@ -169,12 +232,31 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 		return NULL;
 	}
 	Dwarf_Die t, target;
+	if (x->v.too_large)
+		return val_too_large(&x->v);
+	if (wholly_lost(&x->v))
+		return sg_error_create(SG_ERROR_OTHER, "value has been optimized out");
 	strip(&x->v.type, &t);
 	/* An array in memory decays to a pointer to its first element; only
 	   one-dimensional ones, whose element type has a DIE of its own.  */
-	if (dwarf_tag(&t) == DW_TAG_array_type && x->v.lvalue && array_dims(&t) == 1 &&
-	    die_type(&t, &target)) {
-		x->v.type = target;
+	if (dwarf_tag(&t) == DW_TAG_array_type && array_dims(&t) == 1 && die_type(&t, &target)) {
+		/* One not in memory: its first element, as gdb, in the
+		   array's bytes (for *a@N).  */
+		if (!x->v.lvalue && !x->v.constant)
+			return sg_error_create(SG_ERROR_USAGE,
+					       "Attempt to take address of value not located in memory.");
+		if (!x->v.lvalue && !x->v.bytes) {
+			unsigned char *bytes;
+			struct sg_error *err = val_bytes(16, &bytes);
+			if (err)
+				return err;
+			memcpy(bytes, &x->v.bits, 8);
+			memcpy(bytes + 8, &x->v.bits_hi, 8);
+			uint64_t size = type_size(&x->v.type);
+			x->v.bytes = bytes;
+			x->v.nbytes = size < 16 ? size : 16;
+		}
+		x->v = sub_value(&x->v, &target, 0);
 		return NULL;
 	}
 	if (dwarf_tag(&t) != DW_TAG_pointer_type || !die_type(&t, &target))
@@ -185,6 +267,121 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 		return err;
 	x->v = (struct val){ .type = target, .lvalue = true, .address = ptr };
 	return NULL;
+}
+
+/* The return type of the member function NAME of class CLS or of its
+   bases (debug mode's iterators inherit operator*), with the typedefs at
+   its top stripped as gdb shows a call's result ("reference" is "int &");
+   false when its DWARF has none.  */
+static bool method_type(struct sg_target *t, Dwarf_Die *cls, const char *name, Dwarf_Die *ret,
+			int depth)
+{
+	Dwarf_Die full, m, base;
+	sg_type_complete(t, cls, &full);
+	if (depth > MAX_TYPE_DEPTH || dwarf_child(&full, &m) != 0)
+		return false;
+	do {
+		const char *mn = dwarf_diename(&m);
+		int tag = dwarf_tag(&m);
+		if (tag == DW_TAG_inheritance && die_type(&m, &base)) {
+			strip(&base, &base);
+			if (method_type(t, &base, name, ret, depth + 1))
+				return true;
+		}
+		if (tag != DW_TAG_subprogram || !mn || strcmp(mn, name) || !die_type(&m, ret))
+			continue;
+		for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(ret) == DW_TAG_typedef; i++)
+			if (!die_type(ret, ret))
+				return false;
+		return true;
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+/* *X and X->member on an object X of class type: the object its typed
+   reader's deref op gives (gdb calls the class's operator* or operator->,
+   which libstdc++'s xmethods and iterators answer so).  *X is a
+   reference to it when the class's operator* returns one, as gdb shows
+   the call's result ("(int &) @0x...: 2"); a member access (STAR false)
+   gets the object.  Classes without such a reader, and other values, are
+   dereferenced as pointers.  */
+static struct sg_error *deref_value(struct expr *e, struct xval *x, bool star)
+{
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	if (x->ptr_depth || x->function || !x->v.lvalue ||
+	    (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type))
+		return deref(e, x);
+	struct sg_session *s = e->sh->session;
+	struct sg_value *v, *r;
+	struct sg_error *err = sg_value_at(e->t, &x->v.type, x->v.address, &v);
+	if (err)
+		return err;
+	const struct sg_registry_entry *entry = sg_reader_lookup(s, v);
+	if (!entry || entry->abi_minor < 3 || !((const struct sg_reader_ops *)entry->ops)->deref) {
+		sg_value_destroy(v);
+		return deref(e, x);
+	}
+	err = sg_value_deref(s, v, &r);
+	if (err == &sg_not_found) {
+		/* Nothing to refer to: the reader's summary says why
+		   ("non-dereferenceable iterator for std::vector").  */
+		char *why = NULL;
+		struct sg_error *serr = sg_value_summary(s, v, &why);
+		err = sg_error_format(SG_ERROR_USAGE, "Cannot dereference: %s.",
+				      !serr && why ? why : "it refers to nothing");
+		sg_error_destroy(serr);
+		free(why);
+	}
+	sg_value_destroy(v);
+	if (err && sg_error_code(err) == SG_ERROR_FAULT) {
+		/* A garbage iterator: gdb's words for what its operator*
+		   could not read.  */
+		uint64_t bad = sg_error_address(err);
+		sg_error_destroy(err);
+		err = sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64, bad);
+	}
+	if (err)
+		return err;
+	memset(x, 0, sizeof(*x));
+	x->v.type = *sg_value_type(r);
+	x->v.lvalue = !sg_value_is_synthetic(r, &x->v.bits);
+	x->v.address = sg_value_address(r);
+	sg_value_destroy(r);
+	Dwarf_Die rt;
+	if (star && x->v.lvalue && method_type(e->t, &t, "operator*", &rt, 0) &&
+	    dwarf_tag(&rt) == DW_TAG_reference_type)
+		x->v = (struct val){ .type = rt, .bits = x->v.address };
+	return NULL;
+}
+
+/* V, a part of a value not in memory, in its bits when it fits and is
+   known, as the operators read rvalues.  */
+static void normalize(struct val *v)
+{
+	uint64_t size = type_size(&v->type);
+	if (v->lvalue || !v->bytes || size > sizeof(v->bits) + sizeof(v->bits_hi))
+		return;
+	for (uint64_t i = 0; i < size; i++)
+		if (i >= v->nbytes || (v->known && v->known[i] != VAL_KNOWN))
+			return;
+	unsigned char buf[16] = { 0 };
+	memcpy(buf, v->bytes, size < v->nbytes ? size : v->nbytes);
+	memcpy(&v->bits, buf, 8);
+	memcpy(&v->bits_hi, buf + 8, 8);
+	/* Signed integers sign-extended, as DW_FORM_sdata constants are.  */
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	strip(&v->type, &t);
+	if (dwarf_tag(&t) == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	if ((enc == DW_ATE_signed || enc == DW_ATE_signed_char) && size && size < 8 &&
+	    (v->bits >> (size * 8 - 1)) & 1)
+		v->bits |= ~((UINT64_C(1) << (size * 8)) - 1);
+	v->bytes = v->known = NULL;
+	v->nbytes = 0;
 }
 
 /* The integer value of X: an rvalue's bits, or what an lvalue of scalar
@@ -214,6 +411,11 @@ static struct sg_error *integer_of(struct expr *e, struct xval *x, uint64_t *ret
 	struct sg_error *err = unref(e, x);
 	if (err)
 		return err;
+	normalize(&x->v);
+	if (x->v.too_large && !x->ptr_depth)
+		return val_too_large(&x->v);
+	if (!x->ptr_depth && val_state(&x->v, 0, type_size(&x->v.type)) != VAL_KNOWN)
+		return sg_error_create(SG_ERROR_OTHER, "value has been optimized out");
 	if (x->ptr_depth || !x->v.lvalue) {
 		*ret = x->v.bits;
 		return NULL;
@@ -301,6 +503,36 @@ static bool parse_cast_type(struct expr *e, Dwarf_Die *type, int *stars, const c
 /* $REG of the selected frame, typed as gdb types it: $pc void (*)(),
    $sp and $rbp void *, $eflags its flags, 64-bit registers int64_t, $eax
    and the other 32-bit halves int, segment registers int.  */
+/* gdb's $_siginfo on a core: its NT_SIGINFO as the target's siginfo_t
+   (from libc's DWARF), so that $_siginfo._sifields._sigfault.si_addr
+   reads as in gdb.  */
+static struct sg_error *siginfo_value(struct expr *e, struct xval *ret)
+{
+	struct sg_core_info ci;
+	if (!sg_core_info(e->t, &ci) || !ci.siginfo)
+		return sg_error_create(SG_ERROR_LOOKUP,
+				       "$_siginfo is known on a core that has NT_SIGINFO (see \"info siginfo\")");
+	memset(ret, 0, sizeof(*ret));
+	struct sg_error *err = sg_lookup_type(e->t, "siginfo_t", &ret->v.type);
+	if (err) {
+		sg_error_destroy(err);
+		return sg_error_create(SG_ERROR_LOOKUP,
+				       "$_siginfo needs the type siginfo_t, which no module's DWARF has "
+				       "(libc's debug file: libc6-dbg); \"info siginfo\" shows it");
+	}
+	uint64_t size = type_size(&ret->v.type);
+	if (size != sizeof(siginfo_t))
+		return sg_error_create(SG_ERROR_LOOKUP, "the target's siginfo_t is not the kernel's 128 bytes");
+	unsigned char *bytes;
+	if ((err = val_bytes(size, &bytes)))
+		return err;
+	memcpy(bytes, ci.siginfo, size);
+	ret->v.bytes = bytes;
+	ret->v.nbytes = size;
+	snprintf(ret->rvalue_name, sizeof(ret->rvalue_name), "$_siginfo");
+	return NULL;
+}
+
 static struct sg_error *register_value(struct expr *e, struct xval *ret)
 {
 	const char *start = ++e->p;
@@ -308,6 +540,8 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 		e->p++;
 	char name[32];
 	snprintf(name, sizeof(name), "%.*s", (int)(e->p - start), start);
+	if (!strcmp(name, "_siginfo"))
+		return siginfo_value(e, ret);
 	static const struct { const char *alias, *reg; } aliases[] = {
 		{ "pc", "rip" }, { "sp", "rsp" },
 	};
@@ -541,11 +775,20 @@ static struct sg_error *convert(struct expr *e, struct xval *x, Dwarf_Die *type,
 		ret->v.bits = tmp.v.bits;
 		ret->v.bits_hi = tmp.v.bits_hi;
 	} else {
-		/* Truncated toward zero, then to the type's size.  */
-		int64_t i = d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
+		/* Truncated toward zero, then to the type's size.  C says
+		   nothing of NaN: gdb makes it the largest value ((long) is
+		   9223372036854775807, (int) -1).  */
+		int64_t i = d != d || d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : (int64_t)d;
 		ret->v.bits = size >= 8 ? (uint64_t)i : (uint64_t)i & ((UINT64_C(1) << (size * 8)) - 1);
 	}
 	return NULL;
+}
+
+/* gdb's error for the address of a variable folded into a constant.  */
+static struct sg_error *not_lvalue(const struct xval *x)
+{
+	return sg_error_format(SG_ERROR_USAGE, "Can't take address of \"%s\" which isn't an lvalue.",
+			       x->rvalue_name);
 }
 
 static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
@@ -622,6 +865,10 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 			struct xval operand;
 			struct sg_error *err = parse_unary(e, &operand);
 			uint64_t v;
+			if (!err && !stars && !is_void && !operand.ptr_depth &&
+			    val_state(&operand.v, 0, type_size(&operand.v.type)) == VAL_LOST &&
+			    same_type(&type, &operand.v.type))
+				return lost_cast(&type, ret);
 			if (!err && !stars && !is_void && (float_size(&operand) || float_type_size(&type)))
 				return convert(e, &operand, &type, ret);
 			if (!err)
@@ -663,6 +910,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	   falls through to the globals.  */
 	if (!err || (sg_error_code(err) == SG_ERROR_LOOKUP &&
 		     strstr(sg_error_message(err), "optimized out"))) {
+		if (!err && !ret->v.lvalue)
+			snprintf(ret->rvalue_name, sizeof(ret->rvalue_name), "%s", name);
 		free(name);
 		return err;
 	}
@@ -691,9 +940,11 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 		bool arrow = e->p[0] == '-' && e->p[1] == '>';
 		if ((*e->p == '.' || arrow || *e->p == '[') && (err = unref(e, x)))
 			return err;
+		if (*e->p == '.' || arrow || *e->p == '[')
+			x->rvalue_name[0] = 0;
 		if (*e->p == '.' || arrow) {
 			e->p += arrow ? 2 : 1;
-			if (arrow && (err = deref(e, x)))
+			if (arrow && (err = deref_value(e, x, false)))
 				return err;
 			skip_ws(e);
 			const char *s = e->p;
@@ -716,9 +967,9 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 				free(ts);
 			} else if (!(err = find_member(e->t, &t, field, &mt,
 						       x->v.lvalue ? x->v.address : 0, &off, &bp))) {
-				x->v.type = mt;
-				x->v.address += off;
-				if (bp.bits && x->v.lvalue)
+				x->v = sub_value(&x->v, &mt, off);
+				normalize(&x->v);
+				if (bp.bits)
 					err = bit_field_value(e, x, bp);
 			}
 			free(field);
@@ -750,8 +1001,11 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			} else {
 				elem = x->v.type;
 			}
-			x->v.address += (uint64_t)idx * type_size(&elem);
-			x->v.type = elem;
+			uint64_t len = dwarf_tag(&t) == DW_TAG_array_type ? array_length(&t) : 0;
+			if (!x->v.lvalue && len && (idx < 0 || (uint64_t)idx >= len))
+				return sg_error_create(SG_ERROR_USAGE, "no such vector element");
+			x->v = sub_value(&x->v, &elem, (uint64_t)idx * type_size(&elem));
+			normalize(&x->v);
 		} else {
 			return NULL;
 		}
@@ -779,7 +1033,7 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 		struct sg_error *err = parse_unary(e, x);
 		if (!err)
 			err = unref(e, x);
-		return err ? err : deref(e, x);
+		return err ? err : deref_value(e, x, true);
 	}
 	if (*e->p == '-' && e->p[1] != '>') {
 		e->p++;
@@ -812,6 +1066,14 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 			err = unref(e, x);
 		if (err)
 			return err;
+		if (x->v.too_large && x->v.constant && !x->ptr_depth)
+			return val_too_large(&x->v);
+		if (x->rvalue_name[0] && !x->ptr_depth && x->v.in_register > 0)
+			return sg_error_format(SG_ERROR_USAGE,
+					       "Address requested for identifier \"%s\" which is in register $%s",
+					       x->rvalue_name, sg_reg_name(x->v.in_register - 1));
+		if (x->rvalue_name[0] && !x->ptr_depth && !x->v.in_register)
+			return not_lvalue(x);
 		if ((!x->v.lvalue && !x->bit_field) || x->ptr_depth)
 			return sg_error_create(SG_ERROR_USAGE, "Attempt to take address of value not located in memory.");
 		x->v.bits = x->v.address;
@@ -876,6 +1138,16 @@ static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t
 	return false;
 }
 
+/* Whether X is an array that is no object in memory.  */
+static bool is_rvalue_array(struct xval *x)
+{
+	Dwarf_Die t;
+	if (x->ptr_depth || x->repeat || x->reg || x->function || x->v.lvalue)
+		return false;
+	strip(&x->v.type, &t);
+	return dwarf_tag(&t) == DW_TAG_array_type;
+}
+
 /* An array in arithmetic is a pointer to its first element, as in C
    ("sg_bytes + 1"); a function a pointer to its code.  */
 static void decay(struct xval *x)
@@ -904,6 +1176,19 @@ static void decay(struct xval *x)
 
 static struct sg_error *apply_binop(struct expr *e, const char *op, struct xval *l, struct xval *r)
 {
+	/* An array not in memory has no address to decay to; gdb names
+	   the variable in pointer arithmetic.  */
+	if (is_rvalue_array(l) || is_rvalue_array(r)) {
+		struct xval *a = is_rvalue_array(l) ? l : r;
+		bool arith = !strcmp(op, "+") || !strcmp(op, "-");
+		if (a->v.too_large && a->v.constant)
+			return val_too_large(&a->v);
+		if (wholly_lost(&a->v) && !(a->rvalue_name[0] && arith))
+			return sg_error_create(SG_ERROR_OTHER, "value has been optimized out");
+		return a->rvalue_name[0] && arith ? not_lvalue(a)
+					: sg_error_create(SG_ERROR_USAGE,
+							  "Attempt to take address of value not located in memory.");
+	}
 	decay(l);
 	decay(r);
 	if (float_size(l) || float_size(r)) {
@@ -988,7 +1273,11 @@ static struct sg_error *apply_repeat(struct expr *e, struct xval *x, struct xval
 	struct sg_error *err = integer_of(e, count, &n);
 	if (err)
 		return err;
-	if (!x->v.lvalue || x->ptr_depth || x->repeat || x->reg)
+	/* An element of an array not in memory (*a@3): within its bytes.  */
+	bool in_bytes = !x->v.lvalue && x->v.bytes && !x->ptr_depth && !x->repeat && !x->reg;
+	if ((!x->v.lvalue && !in_bytes) || x->ptr_depth || x->repeat || x->reg)
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	if (in_bytes && n > x->v.nbytes / (type_size(&x->v.type) ? type_size(&x->v.type) : 1))
 		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
 	if ((int64_t)n <= 0)
 		return sg_error_format(SG_ERROR_USAGE, "Invalid number %" PRId64 " of repetitions.",
@@ -1024,6 +1313,8 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
 {
 	struct expr e = { sh, t, text, 0 };
+	/* The values of the last command are done with.  */
+	val_bytes_release();
 	struct sg_error *err = parse_binary(&e, x, 1);
 	if (err)
 		return err;

@@ -8,6 +8,7 @@
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -15,18 +16,129 @@
 
 #define REPEAT_THRESHOLD 10	/* gdb's "set print repeats" */
 #define MAX_VALUE_DEPTH 16
+/* gdb's error for a value of a void type (std::nullptr_t).  */
+#define NO_VOID_VALUE "Attempt to dereference a generic pointer."
 /* Per print: 16M scalars and more.  Also the cap of "print elements
    unlimited" (elements of one array or container, characters of one
    string), so that hostile counts end in "..." instead of exhausting
    memory; doc/commands.md says so.  */
 #define MAX_VALUES (UINT64_C(1) << 24)
 
+/* The buffers of the values of one command (val_bytes).  */
+static struct val_buf {
+	struct val_buf *next;
+	unsigned char data[];
+} *val_bufs;
+
+/* gdb's words for a value over its max-value-size.  */
+static struct sg_error *too_large(uint64_t size)
+{
+	return sg_error_format(SG_ERROR_OTHER,
+			       "value requires %" PRIu64 " bytes, which is more than max-value-size",
+			       size);
+}
+
+struct sg_error *val_too_large(const struct val *v)
+{
+	return v->too_large ? too_large(v->nbytes) : NULL;
+}
+
+struct sg_error *val_bytes(uint64_t size, unsigned char **ret)
+{
+	if (size > MAX_RVALUE_SIZE)
+		return too_large(size);
+	struct val_buf *vb = calloc(1, sizeof(*vb) + (size ? size : 1));
+	if (!vb)
+		return &sg_enomem;
+	vb->next = val_bufs;
+	val_bufs = vb;
+	*ret = vb->data;
+	return NULL;
+}
+
+void val_bytes_release(void)
+{
+	while (val_bufs) {
+		struct val_buf *next = val_bufs->next;
+		free(val_bufs);
+		val_bufs = next;
+	}
+}
+
+struct val sub_value(const struct val *v, const Dwarf_Die *type, uint64_t off)
+{
+	struct val r = { .type = *type, .lvalue = v->lvalue, .constant = v->constant,
+			 .too_large = v->too_large };
+	if (v->too_large) {
+		/* gdb fetches the whole value for a part: its error, even
+		   when the whole is optimized out.  */
+		r.nbytes = v->nbytes;
+		r.constant = true;
+		return r;
+	}
+	if (v->lvalue) {
+		r.address = v->address + off;
+	} else if (v->bytes) {
+		/* A part past the end reads as lost bytes.  */
+		static const unsigned char none[1] = { VAL_LOST };
+		r.bytes = v->bytes + (off < v->nbytes ? off : v->nbytes);
+		r.nbytes = off < v->nbytes ? v->nbytes - off : 0;
+		r.known = v->known ? v->known + (off < v->nbytes ? off : v->nbytes) : NULL;
+		if (!r.nbytes)
+			r.known = none;
+	} else if (off < 16) {
+		unsigned __int128 w = (unsigned __int128)v->bits_hi << 64 | v->bits;
+		w >>= 8 * off;
+		r.bits = (uint64_t)w;
+		r.bits_hi = (uint64_t)(w >> 64);
+	}
+	return r;
+}
+
+int val_state(const struct val *v, uint64_t off, uint64_t size)
+{
+	if (v->lvalue || !v->bytes || !v->known)
+		return VAL_KNOWN;
+	bool uncovered = size > 0;
+	for (uint64_t i = off; i < off + size; i++) {
+		int k = i < v->nbytes ? v->known[i] : VAL_LOST;
+		if (k == VAL_LOST)
+			return VAL_LOST;
+		uncovered &= k == VAL_UNCOVERED;
+	}
+	return uncovered ? VAL_UNCOVERED : VAL_KNOWN;
+}
+
+/* Whether all of V's SIZE bytes are lost: gdb's "entirely optimized
+   out".  */
+static bool val_all_lost(const struct val *v, uint64_t size)
+{
+	if (v->too_large && !v->constant)
+		return true;
+	if (v->lvalue || !v->bytes || !v->known || !size)
+		return false;
+	for (uint64_t i = 0; i < size; i++)
+		if (i < v->nbytes && v->known[i] != VAL_LOST)
+			return false;
+	return true;
+}
+
 struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size)
 {
+	if (v->too_large)
+		return val_too_large(v);
+	if (!v->lvalue && v->bytes) {
+		size_t n = size < v->nbytes ? size : v->nbytes;
+		memcpy(buf, v->bytes, n);
+		memset((char *)buf + n, 0, size - n);
+		return NULL;
+	}
 	if (!v->lvalue) {
 		memcpy(buf, &v->bits, size < 8 ? size : 8);
 		if (size > 8)
 			memcpy((char *)buf + 8, &v->bits_hi, size < 16 ? size - 8 : 8);
+		if (size > 16)
+			memset((char *)buf + 16, 0, size - 16);
 		return NULL;
 	}
 	return sg_target_read(t, v->address, buf, size);
@@ -64,28 +176,39 @@ static bool base_info(Dwarf_Die *type, struct base_info *ret)
 	return true;
 }
 
+/* Whether the base type BI is a char.  */
+static bool char_info(const struct base_info *bi)
+{
+	/* gdb prints char8_t (DW_ATE_UTF, or GCC's DW_ATE_unsigned) as a char. */
+	return bi->size == 1 &&
+	       (bi->enc == DW_ATE_signed_char || bi->enc == DW_ATE_unsigned_char ||
+		bi->enc == DW_ATE_UTF || (bi->name && !strcmp(bi->name, "char8_t")));
+}
+
 static bool is_char_type(Dwarf_Die *type)
 {
 	struct base_info bi;
-	/* gdb prints char8_t (DW_ATE_UTF, or GCC's DW_ATE_unsigned) as a char. */
-	return base_info(type, &bi) && bi.size == 1 &&
-	       (bi.enc == DW_ATE_signed_char || bi.enc == DW_ATE_unsigned_char ||
-		bi.enc == DW_ATE_UTF || (bi.name && !strcmp(bi.name, "char8_t")));
+	return base_info(type, &bi) && char_info(&bi);
 }
 
-/* gdb's prefix of a wide character type's literals: "L" for wchar_t,
-   "u" for char16_t, "U" for char32_t; NULL for other types (char8_t
-   prints as a char).  */
+/* gdb's prefix of the base type BI's literals when it is a wide character
+   type: "L" for wchar_t, "u" for char16_t, "U" for char32_t; NULL for
+   other types (char8_t prints as a char).  */
+static const char *wide_info(const struct base_info *bi)
+{
+	if (bi->size != 2 && bi->size != 4)
+		return NULL;
+	if (bi->name && !strcmp(bi->name, "wchar_t"))
+		return "L";
+	if (bi->enc == DW_ATE_UTF)
+		return bi->size == 2 ? "u" : "U";
+	return NULL;
+}
+
 static const char *wide_prefix(Dwarf_Die *type)
 {
 	struct base_info bi;
-	if (!base_info(type, &bi) || (bi.size != 2 && bi.size != 4))
-		return NULL;
-	if (bi.name && !strcmp(bi.name, "wchar_t"))
-		return "L";
-	if (bi.enc == DW_ATE_UTF)
-		return bi.size == 2 ? "u" : "U";
-	return NULL;
+	return base_info(type, &bi) ? wide_info(&bi) : NULL;
 }
 
 /* Code point C inside QUOTE as gdb writes a wide character: ASCII as a
@@ -151,50 +274,299 @@ char *fault_text(struct sg_error *err)
 	return s;
 }
 
-/* gdb names code by the DWARF function around it when that starts at or
-   after the symbol: __libc_pause, not its alias pause.  C only, where the
-   DWARF name is the whole name (C++ names carry their parameters).  */
-static void dwarf_function_name(struct sg_symbol *sym, uint64_t addr)
+#define MAX_PARAM_DEPTH 16
+
+/* A base type's DWARF name as gdb's C++ canonical form spells it:
+   "long unsigned int" is "unsigned long", "short int" "short".  */
+static void canon_base(struct sg_buf_lite *b, const char *name)
 {
+	size_t n = strlen(name);
+	bool sized = strstr(name, "long") || strstr(name, "short");
+	if (!sized || n < 4 || strcmp(name + n - 4, " int") != 0) {
+		lite_puts(b, name);
+		return;
+	}
+	const char *u = strstr(name, " unsigned");
+	if (u)
+		lite_puts(b, "unsigned ");
+	for (const char *q = name; q < name + n - 4; q++) {
+		if (q == u)
+			q += strlen(" unsigned");
+		if (q < name + n - 4)
+			lite_putc(b, *q);
+	}
+}
+
+static bool canon_params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth);
+
+/* TYPE (NULL: void) in gdb's canonical C++ spelling of a parameter, as
+   its symbol names show them (dwarf2_compute_name, then
+   cp_canonicalize_string): "char const*", "std::string const&",
+   "int (*)(int)".  False for what this does not spell.  */
+static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
+{
+	Dwarf_Die inner;
+	bool has_inner = type && die_type(type, &inner);
+	if (!type) {
+		lite_puts(b, "void");
+		return true;
+	}
+	if (depth > MAX_PARAM_DEPTH)
+		return false;
+	int tag = dwarf_tag(type);
+	switch (tag) {
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+		if (!canon_type(has_inner ? &inner : NULL, b, depth + 1))
+			return false;
+		lite_puts(b, tag == DW_TAG_const_type ? " const" : " volatile");
+		return true;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type: {
+		const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&"
+												: "&&";
+		if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type) {
+			/* "int (*)(int)" */
+			Dwarf_Die ret;
+			if (!canon_type(die_type(&inner, &ret) ? &ret : NULL, b, depth + 1))
+				return false;
+			lite_puts(b, " (");
+			lite_puts(b, op);
+			lite_putc(b, ')');
+			return canon_params(&inner, b, depth + 1);
+		}
+		if (has_inner && (dwarf_tag(&inner) == DW_TAG_array_type ||
+				  dwarf_tag(&inner) == DW_TAG_ptr_to_member_type))
+			return false;
+		if (!canon_type(has_inner ? &inner : NULL, b, depth + 1))
+			return false;
+		lite_puts(b, op);
+		return true;
+	}
+	case DW_TAG_base_type:
+	case DW_TAG_unspecified_type:
+	case DW_TAG_typedef:
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type: {
+		char *q = tag == DW_TAG_base_type || tag == DW_TAG_unspecified_type ? NULL
+										: qualified_name(type);
+		const char *name = q ? q : dwarf_diename(type);
+		if (q)
+			lite_puts(b, q);
+		else if (name)
+			canon_base(b, name);
+		free(q);
+		return name != NULL;
+	}
+	default:
+		return false;
+	}
+}
+
+/* "(int, char**)" of FN, a subprogram or subroutine type: its parameters
+   but the artificial "this", "()" for none, "..." for varargs.  RAW: as
+   gdb leaves them where its C++ parser cannot read the name
+   (clang's "__cxx_global_var_init.1"): in its type printer's spelling,
+   "(void)" for none.  */
+static bool params_spelt(Dwarf_Die *fn, bool raw, struct sg_buf_lite *b, int depth)
+{
+	Dwarf_Die child;
+	bool first = true;
+	lite_putc(b, '(');
+	if (dwarf_child(fn, &child) == 0) {
+		do {
+			int tag = dwarf_tag(&child);
+			Dwarf_Attribute a;
+			bool artificial = false;
+			if (tag == DW_TAG_formal_parameter &&
+			    dwarf_attr_integrate(&child, DW_AT_artificial, &a))
+				dwarf_formflag(&a, &artificial);
+			if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_unspecified_parameters) ||
+			    artificial)
+				continue;
+			if (!first)
+				lite_puts(b, ", ");
+			first = false;
+			if (tag == DW_TAG_unspecified_parameters) {
+				lite_puts(b, "...");
+				continue;
+			}
+			/* A parameter's own const or volatile is no part of
+			   the function's type.  */
+			Dwarf_Die pt;
+			if (!die_type(&child, &pt))
+				return false;
+			for (int i = 0; i < MAX_PARAM_DEPTH && (dwarf_tag(&pt) == DW_TAG_const_type ||
+							       dwarf_tag(&pt) == DW_TAG_volatile_type);
+			     i++)
+				if (!die_type(&pt, &pt))
+					return false;
+			char *ts = raw ? type_string_lang(&pt, "", true) : NULL;
+			if (ts)
+				lite_puts(b, ts);
+			free(ts);
+			if (!raw && !canon_type(&pt, b, depth + 1))
+				return false;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	lite_puts(b, first && raw ? "void)" : ")");
+	return true;
+}
+
+static bool canon_params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
+{
+	return params_spelt(fn, false, b, depth);
+}
+
+/* gdb's name of the C++ function FN as print shows code addresses: its
+   linkage name demangled (a template instance without its return type),
+   or LINKAGE (print/a) the linkage name itself; without a linkage name
+   (main, extern "C", GCC's functions of internal linkage) the name gdb
+   builds from DWARF, "main(int, char**)", for both.  New string, or
+   NULL.  */
+static char *cplus_function_name(Dwarf_Die *fn, bool linkage)
+{
+	Dwarf_Attribute a;
+	const char *mangled = NULL;
+	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &a))
+		mangled = dwarf_formstring(&a);
+	if (mangled && linkage)
+		return strdup(mangled);
+	if (mangled) {
+		char *full = sg_demangle(mangled, true), *base = sg_demangle(mangled, false);
+		char *at = full && base ? strstr(full, base) : NULL;
+		if (at && at > full && at[-1] == ' ')
+			memmove(full, at, strlen(at) + 1);
+		free(base);
+		return full ? full : strdup(mangled);
+	}
+	/* The declaration has the scopes: a definition outside its class
+	   or namespace points to it.  */
+	Dwarf_Die decl = *fn;
+	for (int i = 0; i < 4; i++) {
+		Dwarf_Attribute s;
+		Dwarf_Die next;
+		if (!(dwarf_attr(&decl, DW_AT_specification, &s) ||
+		      dwarf_attr(&decl, DW_AT_abstract_origin, &s)) ||
+		    !dwarf_formref_die(&s, &next))
+			break;
+		decl = next;
+	}
+	char *q = qualified_name(&decl);
+	if (!q)
+		return NULL;
+	struct sg_buf_lite b = { 0 };
+	lite_puts(&b, q);
+	bool raw = strpbrk(q, ".$") != NULL;
+	free(q);
+	if (!params_spelt(fn, raw, &b, 0)) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+/* The unit with code at ADDR in MOD: from .debug_aranges, or without
+   them (clang writes none) from the units' own ranges.  */
+static Dwarf_Die *code_unit(Dwfl_Module *mod, uint64_t addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+	if (cu && dwarf_haspc(cu, addr - *bias) > 0)
+		return cu;
+	for (cu = NULL; (cu = dwfl_module_nextcu(mod, cu, bias));)
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* Where gdb takes function FN to start (BLOCK_ENTRY_PC): its low_pc, or
+   the start of its first range (GCC's main in .text.startup with a
+   .cold part).  */
+static bool entry_pc(Dwarf_Die *fn, Dwarf_Addr *ret)
+{
+	Dwarf_Addr base, end;
+	return dwarf_lowpc(fn, ret) == 0 || dwarf_ranges(fn, 0, &base, ret, &end) > 0;
+}
+
+/* gdb names code by the DWARF function around it when that starts at or
+   after the symbol: __libc_pause, not its alias pause; in C++ the
+   function's symbol name with its parameters, "<main(int, char**)>".
+   *OWNED: a name to free.  */
+static void dwarf_function_name(struct sg_symbol *sym, uint64_t addr, bool linkage, char **owned)
+{
+	*owned = NULL;
 	if (sym->kind != STT_FUNC || !sym->module)
 		return;
 	Dwarf_Addr bias, low;
-	Dwarf_Die *cu = dwfl_module_addrdie(sg_module_dwfl(sym->module), addr, &bias);
+	Dwarf_Die *cu = code_unit(sg_module_dwfl(sym->module), addr, &bias);
 	Dwarf_Die *scopes = NULL;
-	int n = cu && !is_cplus(cu) ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	bool cplus = n > 0 && is_cplus(cu);
 	for (int i = 0; i < n; i++) {
 		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
 			continue;
-		const char *name = dwarf_diename(&scopes[i]);
-		if (name && dwarf_lowpc(&scopes[i], &low) == 0 && low + bias >= sym->address &&
+		if (entry_pc(&scopes[i], &low) && low + bias >= sym->address &&
 		    low + bias <= addr) {
-			sym->name = name;
-			sym->offset = addr - (low + bias);
+			const char *name = cplus ? (*owned = cplus_function_name(&scopes[i], linkage))
+						 : dwarf_diename(&scopes[i]);
+			if (name) {
+				sym->name = name;
+				sym->offset = addr - (low + bias);
+			}
 		}
 		break;
 	}
 	free(scopes);
 }
 
-void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+/* Whether SYM is a data symbol without a size (a label such as
+   __do_global_dtors_aux_fini_array_entry): gdb names no address by it,
+   only code labels.  */
+static bool sizeless_data(struct sg_symbol *sym)
+{
+	if (sym->size || sym->kind == STT_FUNC || !sym->module)
+		return false;
+	Dwarf_Addr a = sym->address, bias;
+	Elf_Scn *scn = dwfl_module_address_section(sg_module_dwfl(sym->module), &a, &bias);
+	GElf_Shdr shdr;
+	return scn && gelf_getshdr(scn, &shdr) && !(shdr.sh_flags & SHF_EXECINSTR);
+}
+
+/* " <sym+off>" for ADDR as print shows it; LINKAGE (print/a): C++ names
+   as their symbols spell them, not demangled.  */
+static void symbol_suffix(struct sg_target *t, uint64_t addr, bool linkage, char *buf, size_t size)
 {
 	struct sg_symbol sym;
 	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
 	buf[0] = '\0';
-	if (!err) {
-		dwarf_function_name(&sym, addr);
+	if (!err && !sizeless_data(&sym)) {
+		char *owned;
+		if (linkage)
+			sym.name = sym.raw_name;
+		dwarf_function_name(&sym, addr, linkage, &owned);
+		size_t len = strcspn(sym.name, "@");
 		if (sym.offset)
-			snprintf(buf, size, " <%s+%" PRIu64 ">", sym.name, sym.offset);
+			snprintf(buf, size, " <%.*s+%" PRIu64 ">", (int)len, sym.name, sym.offset);
 		else
-			snprintf(buf, size, " <%s>", sym.name);
+			snprintf(buf, size, " <%.*s>", (int)len, sym.name);
+		free(owned);
 	}
 	sg_error_destroy(err);
 }
 
-static void put_symbol(struct sg_target *t, uint64_t addr, struct sg_buf_lite *b)
+void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
-	char suffix[512];
-	shell_symbol_suffix(t, addr, suffix, sizeof(suffix));
+	symbol_suffix(t, addr, false, buf, size);
+}
+
+static void put_symbol(struct sg_target *t, uint64_t addr, bool linkage, struct sg_buf_lite *b)
+{
+	char suffix[1024];
+	symbol_suffix(t, addr, linkage, suffix, sizeof(suffix));
 	lite_puts(b, suffix);
 }
 
@@ -217,6 +589,7 @@ struct printer {
 		const struct sg_registry_entry *entry;	/* NULL: none */
 	} readers[8];
 	unsigned nreaders;
+	unsigned overlays;	/* values not in memory lent to readers */
 	/* Virtual bases already printed in the current object.  */
 	const void *vbases[16];
 	unsigned nvbases;
@@ -519,7 +892,7 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 	}
 	put_leaf(p, tmp, b);
 	if (fmt == 'a')
-		put_symbol(p->t, raw, b);
+		put_symbol(p->t, raw, true, b);
 }
 
 static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b)
@@ -543,10 +916,49 @@ static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lit
 
 static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b);
 
+/* A value, or part of one, the optimizer lost: JSON's null.  */
+static void put_lost(struct printer *p, struct sg_buf_lite *b)
+{
+	if (p->json)
+		sg_out_null(p->json, take_key(p));
+	else
+		lite_puts(b, "<optimized out>");
+}
+
 /* How many bytes of a char array print reads at least: gdb takes the
    whole value (up to its max-value-size, 64 KiB) and finds repeats past
    print elements.  More when print elements asks for more.  */
 #define CHARS_READ 65536
+
+/* How many of the N bytes S end in the start of a multibyte sequence,
+   as glibc's UTF-8 decoder sees an incomplete input: a lead byte (C2-FD,
+   the old 5- and 6-byte ones included) followed by fewer continuation
+   bytes than it announces; 0 if none.  */
+static size_t utf8_incomplete_tail(const uint32_t *s, size_t n)
+{
+	for (size_t k = 1; k <= 5 && k <= n; k++) {
+		uint32_t c = s[n - k];
+		if ((c & 0xc0) == 0x80 && c < 0x100)
+			continue;	/* a continuation byte */
+		size_t want = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+			    : c >= 0xf0 && c <= 0xf7 ? 4 : c >= 0xf8 && c <= 0xfb ? 5
+			    : c >= 0xfc && c <= 0xfd ? 6 : 0;
+		return k < want ? k : 0;
+	}
+	return 0;
+}
+
+/* gdb's "<incomplete sequence \310>" for N bytes S.  */
+static void put_incomplete(const uint32_t *s, size_t n, struct sg_buf_lite *b)
+{
+	char tmp[8];
+	lite_puts(b, "<incomplete sequence ");
+	for (size_t i = 0; i < n; i++) {
+		snprintf(tmp, sizeof(tmp), "\\%03o", (unsigned)(s[i] & 0xff));
+		lite_puts(b, tmp);
+	}
+	lite_putc(b, '>');
+}
 
 /* Characters S (N code points; bytes unless PREFIX) as a string with
    gdb's repeat blocks: runs longer than REPEAT_THRESHOLD become
@@ -572,6 +984,15 @@ static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool compl
 		return;
 	}
 	lite_puts(b, prefix ? prefix : "");
+	/* Bytes that end in the start of a UTF-8 sequence: gdb's iconv
+	   stops there, and gdb writes them apart.  */
+	size_t tail = !prefix && complete && n <= p->limit ?
+		      utf8_incomplete_tail(s, n) : 0;
+	if (tail && tail == n) {
+		put_incomplete(s, n, b);
+		return;
+	}
+	n -= tail;
 	if (n == 0) {
 		lite_puts(b, "\"\"");
 		return;
@@ -609,6 +1030,10 @@ static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool compl
 	}
 	if (in_quote)
 		lite_putc(b, '"');
+	if (tail) {
+		lite_puts(b, ", ");
+		put_incomplete(s + n, tail, b);
+	}
 	if (i < n || !complete)
 		lite_puts(b, "...");
 }
@@ -743,7 +1168,14 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 			  struct sg_buf_lite *b)
 {
 	Dwarf_Die full;
+	Dwarf_Attribute decl;
 	sg_type_complete(p->t, type, &full);
+	if (!p->as_base && dwarf_attr(&full, DW_AT_declaration, &decl)) {
+		/* Only declared (clang's std::condition_variable without
+		   -fstandalone-debug); a base class so is {<No data fields>}.  */
+		put_special(p, "unavailable", "<incomplete type>", b);
+		return;
+	}
 	/* A new object (not a base of the one being printed) has its own
 	   virtual bases.  */
 	/* An anonymous member's fields, in JSON, go into the enclosing object. */
@@ -792,9 +1224,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 					label = NULL;
 				nest_base(p, &n, label ? label : "<?>", b);
 				free(bn);
-				struct val bv = { .type = bt, .lvalue = v->lvalue, .address = v->address + off };
-				if (!v->lvalue)
-					bv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+				struct val bv = sub_value(v, &bt, off);
 				p->as_base = true;
 				if (located)
 					put_value(p, &bv, false, depth + 1, b);
@@ -879,9 +1309,11 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				unsigned char raw[16] = { 0 };
 				size_t byte = bit_off / 8, shift = bit_off % 8;
 				size_t nbytes = (shift + bit_size + 7) / 8;
-				struct val w = { .type = mt, .lvalue = v->lvalue, .address = v->address + byte };
-				if (!v->lvalue)
-					w.bits = byte < 8 ? v->bits >> (8 * byte) : 0;
+				struct val w = sub_value(v, &mt, byte);
+				if (val_state(&w, 0, nbytes) == VAL_LOST) {
+					put_lost(p, b);
+					continue;
+				}
 				struct sg_error *err = read_value(p->t, &w, raw, nbytes);
 				if (err) {
 					put_error(p, err, b);
@@ -916,9 +1348,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 							       enc == DW_ATE_unsigned_char), b);
 				continue;
 			}
-			struct val mv = { .type = mt, .lvalue = v->lvalue, .address = v->address + off };
-			if (!v->lvalue)
-				mv.bits = off < 8 ? v->bits >> (8 * off) : 0;
+			struct val mv = sub_value(v, &mt, off);
 			p->vptr = name && !strncmp(name, "_vptr.", 6);
 			put_value(p, &mv, false, depth + 1, b);
 			p->vptr = false;
@@ -935,8 +1365,6 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 
 static void put_elements(struct printer *p, Dwarf_Die *elem, const struct val *v,
 			 const uint64_t *dims, int ndims, int depth, struct sg_buf_lite *b);
-static void put_const_array(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
-			    int depth, struct sg_buf_lite *b);
 
 static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, int depth,
 		      struct sg_buf_lite *b)
@@ -950,41 +1378,28 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 	int nd = array_dims(type, dims);
 	if (!nd)
 		dims[nd++] = 0;
-	if (!v->lvalue) {
-		put_const_array(p, &elem, v, nd == 1 ? dims[0] : 0, depth, b);
-		return;
-	}
 	put_elements(p, &elem, v, dims, nd, depth, b);
 }
 
-/* An array of N elements ELEM that is no object in memory: a constant of
-   at most 8 bytes the compiler kept in DWARF (DW_AT_const_value).  */
-static void put_const_array(struct printer *p, Dwarf_Die *elem, const struct val *v, uint64_t n,
-			    int depth, struct sg_buf_lite *b)
+/* Whether elements I and J of V, of ESIZE bytes, are the same: their
+   bytes (I's in A) and, not in memory, which of them are known.  */
+static bool same_element(struct printer *p, const struct val *v, uint64_t i, uint64_t j,
+			 uint64_t esize, const unsigned char *a, unsigned char *c)
 {
-	uint64_t esize = type_size(elem);
-	if (!n || !esize || esize * n > sizeof(v->bits)) {
-		put_special(p, "error", "<error: an array that is not in memory>", b);
-		return;
-	}
-	unsigned char bytes[sizeof(v->bits)];
-	memcpy(bytes, &v->bits, sizeof(bytes));
-	if (is_char_type(elem) && (!p->fmt || p->fmt == 's')) {
-		put_char_array(p, bytes, n, true, b);
-		return;
-	}
-	struct nest nest;
-	nest_open(p, &nest, NEST_ARRAY, b);
-	for (uint64_t i = 0; i < n; i++) {
-		struct val ev = { .type = *elem };
-		memcpy(&ev.bits, bytes + i * esize, esize);
-		nest_item(p, &nest, NULL, b);
-		put_value(p, &ev, false, depth + 1, b);
-	}
-	nest_close(p, &nest, b);
+	if (v->lvalue)
+		return read_ok(p->t, v->address + j * esize, c, esize) && !memcmp(a, c, esize);
+	struct val ej = sub_value(v, &v->type, j * esize);
+	if (read_value(p->t, &ej, c, esize) || memcmp(a, c, esize))
+		return false;
+	if (!v->known)
+		return true;
+	for (uint64_t k = 0; k < esize; k++)
+		if (val_state(v, i * esize + k, 1) != val_state(v, j * esize + k, 1))
+			return false;
+	return true;
 }
 
-/* The elements of type ELEM from V's address: an array of NDIMS
+/* The elements of type ELEM from V (in memory or not): an array of NDIMS
    dimensions DIMS (outermost first), nested braces as gdb, or print's
    *p@N.  */
 static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct val *v,
@@ -996,15 +1411,16 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 	for (int d = 1; d < ndims; d++)
 		esize = dims[d] && esize > UINT64_MAX / dims[d] ? 0 : esize * dims[d];
 	const char *wide = wide_prefix(&elem);
-	if (ndims == 1 && wide && (!p->fmt || p->fmt == 's')) {
+	if (ndims == 1 && wide && v->lvalue && (!p->fmt || p->fmt == 's')) {
 		put_wide_array(p, v->address, n, esize, wide, b);
 		return;
 	}
-	if (ndims == 1 && is_char_type(&elem) && (!p->fmt || p->fmt == 's')) {
+	if (ndims == 1 && is_char_type(&elem) && (!p->fmt || p->fmt == 's') &&
+	    (v->lvalue || !v->known || !memchr(v->known, VAL_LOST, v->nbytes < n ? v->nbytes : n))) {
 		size_t most = p->limit + 1 > CHARS_READ ? p->limit + 1 : CHARS_READ;
 		size_t want = n < most ? n : most;
 		unsigned char *buf = malloc(want ? want : 1);
-		struct sg_error *err = buf ? sg_target_read(p->t, v->address, buf, want) : &sg_enomem;
+		struct sg_error *err = buf ? read_value(p->t, v, buf, want) : &sg_enomem;
 		if (err)
 			put_error(p, err, b);
 		else
@@ -1024,8 +1440,8 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 		uint64_t run = 1;
 		unsigned char a[64], c[64];
 		bool small = esize && esize <= sizeof(a);
-		struct sg_error *rerr = small ? sg_target_read(p->t, v->address + i * esize, a, esize)
-					      : NULL;
+		struct val ev = sub_value(v, &elem, i * esize);
+		struct sg_error *rerr = small ? read_value(p->t, &ev, a, esize) : NULL;
 		if (rerr) {
 			/* The rest is unreadable too, as a rule: one error for
 			   it, not one per element.  */
@@ -1034,12 +1450,9 @@ static void put_elements(struct printer *p, Dwarf_Die *elem_type, const struct v
 			break;
 		}
 		/* JSON has no repeat blocks.  */
-		while (small && !p->json && i + run < n &&
-		       read_ok(p->t, v->address + (i + run) * esize, c, esize) &&
-		       !memcmp(a, c, esize))
+		while (small && !p->json && i + run < n && same_element(p, v, i, i + run, esize, a, c))
 			run++;
 		nest_item(p, &nest, NULL, b);
-		struct val ev = { .type = elem, .lvalue = true, .address = v->address + i * esize };
 		if (ndims > 1)
 			put_elements(p, &elem, &ev, dims + 1, ndims - 1, depth + 1, b);
 		else
@@ -1289,6 +1702,41 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 	}
 }
 
+/* An iterator-like VALUE (its reader has deref and no children) prints
+   as the object it refers to, as gdb's iterator printers print it; false
+   when it refers to nothing (a singular iterator), which its summary
+   then tells.  */
+static bool put_referent(struct printer *p, const struct sg_registry_entry *entry,
+			 struct sg_value *value, int depth, struct sg_buf_lite *b)
+{
+	const struct sg_reader_ops *ops = entry->ops;
+	if (entry->abi_minor < 3 || !ops->deref || ops->children)
+		return false;
+	struct sg_value *r;
+	struct sg_error *err = ops->deref(p->sh->session, value, &r, entry->arg);
+	if (err == &sg_not_found)
+		return false;
+	if (err) {
+		put_error(p, err, b);
+		return true;
+	}
+	struct val rv = { .type = *sg_value_type(r), .lvalue = true, .address = sg_value_address(r) };
+	if (sg_value_is_synthetic(r, &rv.bits))
+		rv.lvalue = false;
+	sg_value_destroy(r);
+	put_value(p, &rv, false, depth + 1, b);
+	return true;
+}
+
+/* Where values not in memory are lent to readers: kernel space, where
+   no user pointer points, a stride apart per nesting level.  */
+#define OVERLAY_BASE UINT64_C(0xffffff0000000000)
+#define OVERLAY_STRIDE UINT64_C(0x100000000)
+
+static bool put_with_reader_at(struct printer *p, Dwarf_Die *type, const struct val *v,
+			       uint64_t address, bool cached, const struct sg_registry_entry *entry,
+			       int depth, struct sg_buf_lite *b);
+
 /* Print V with the typed reader registered for its type, if any, as gdb's
    pretty printers do: "std::vector of length 3, capacity 4 = {1, 2, 3}".
    In JSON a reader's value is its children: an array, an array of
@@ -1306,15 +1754,56 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	}
 	if (cached && !entry)
 		return false;
+	/* A value not in memory is lent to its reader at an address where
+	   nothing is mapped (kernel space), through the target's overlay:
+	   readers read through the target, as gdb's printers read the
+	   value's contents.  */
+	uint64_t address = v->address;
+	unsigned char small[16];
+	bool lent = false;
+	if (!v->lvalue) {
+		const unsigned char *data = v->bytes;
+		uint64_t n = v->nbytes;
+		if (!data) {
+			memcpy(small, &v->bits, 8);
+			memcpy(small + 8, &v->bits_hi, 8);
+			data = small;
+			n = type_size(type);
+			if (n > sizeof(small))
+				return false;
+		}
+		address = OVERLAY_BASE + (uint64_t)p->overlays * OVERLAY_STRIDE;
+		if (!n || n > OVERLAY_STRIDE ||
+		    sg_target_overlay_push(p->t, address, data, v->bytes ? v->known : NULL, n))
+			return false;
+		p->overlays++;
+		lent = true;
+	}
+	bool r = put_with_reader_at(p, type, v, address, cached, entry, depth, b);
+	if (lent) {
+		p->overlays--;
+		sg_target_overlay_pop(p->t);
+	}
+	return r;
+}
+
+static bool put_with_reader_at(struct printer *p, Dwarf_Die *type, const struct val *v,
+			       uint64_t address, bool cached, const struct sg_registry_entry *entry,
+			       int depth, struct sg_buf_lite *b)
+{
+	size_t nslots = sizeof(p->readers) / sizeof(p->readers[0]);
 	struct sg_value *value;
-	if (sg_value_at(p->t, &v->type, v->address, &value))
+	if (sg_value_at(p->t, &v->type, address, &value))
 		return false;
 	if (!cached) {
 		entry = sg_reader_lookup(p->sh->session, value);
 		p->readers[p->nreaders++ % nslots].die = type->addr;
 		p->readers[(p->nreaders - 1) % nslots].entry = entry;
 	}
-	if (!entry) {
+	const struct sg_reader_ops *ops = entry ? entry->ops : NULL;
+	if (!entry || (!ops->summary && !ops->children)) {
+		/* A reader with neither answers only *it (hash table
+		   iterators, which gdb prints as plain structs).  */
 		sg_value_destroy(value);
 		return false;
 	}
@@ -1324,7 +1813,8 @@ static bool put_with_reader(struct printer *p, Dwarf_Die *type, const struct val
 	if (err) {
 		put_error(p, err, b);
 	} else {
-		put_reader_value(p, entry, value, depth, b);
+		if (!put_referent(p, entry, value, depth, b))
+			put_reader_value(p, entry, value, depth, b);
 		sg_reader_leave(p->sh->session);
 	}
 	sg_value_destroy(value);
@@ -1397,18 +1887,40 @@ static void put_float(struct printer *p, const unsigned char *raw, size_t size,
 			return;
 		}
 		x = ld;
-		mant_bits = 62;	/* x87: below the explicit integer bit */
+		mant_bits = 64;	/* x87: gdb shows the explicit integer bit too */
 		snprintf(tmp, sizeof(tmp), "%.21Lg", ld);
 	}
 	bool finite = isfinite(x);
 	if (isnan(x))
 		snprintf(tmp, sizeof(tmp), "%snan(0x%" PRIx64 ")", signbit(x) ? "-" : "",
-			 bits & ((UINT64_C(1) << mant_bits) - 1));
+			 mant_bits >= 64 ? bits : bits & ((UINT64_C(1) << mant_bits) - 1));
 	if (p->json && finite) {
 		sg_out_double(p->json, take_key(p), (double)x);
 		return;
 	}
 	put_leaf(p, tmp, b);
+}
+
+/* The float of SIZE bytes at RAW converted to an integer as gdb does
+   (value_as_long): toward zero, saturating at the limits of a 64-bit
+   integer, a NaN as the largest.  */
+static int64_t float_to_longest(const unsigned char *raw, size_t size)
+{
+	long double x = 0;
+	if (size == 4) {
+		float f;
+		memcpy(&f, raw, 4);
+		x = f;
+	} else if (size == 8) {
+		double d;
+		memcpy(&d, raw, 8);
+		x = d;
+	} else if (size >= 10) {
+		memcpy(&x, raw, sizeof(x) < size ? sizeof(x) : size);
+	}
+	if (x >= -0x1p63L && x < 0x1p63L)
+		return (int64_t)x;
+	return x < 0 ? INT64_MIN : INT64_MAX;
 }
 
 /* A complex number of two floats of HALF bytes each: "1 + -2.5i" in
@@ -1516,6 +2028,11 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 		lite_puts(b, ") ");
 		free(ts);
 	}
+	if (depth == 0 && ttag == DW_TAG_unspecified_type) {
+		/* gdb reads std::nullptr_t as void.  */
+		lite_puts(b, "<error reading variable: " NO_VOID_VALUE ">");
+		return;
+	}
 	uint64_t tsize = typed ? type_size(&st) : 0;
 	unsigned char probe[64];
 	struct sg_error *rerr = depth == 0 && tsize ?
@@ -1575,6 +2092,42 @@ static char *member_at(struct sg_target *t, Dwarf_Die *cls, uint64_t offset, int
 	return NULL;
 }
 
+/* The method of class CLS in vtable slot INDEX, for a this-adjustment
+   ADJ: CLS's own for 0, else one of its non-virtual bases' at that
+   offset, as gdb looks for it; "B::f(int)", new string, or NULL.  */
+static char *virtual_method(struct sg_target *t, Dwarf_Die *cls, uint64_t index, int64_t adj,
+			    int depth)
+{
+	Dwarf_Die full, m;
+	sg_type_complete(t, cls, &full);
+	if (depth > MAX_VALUE_DEPTH)
+		return NULL;
+	/* Its own methods first, then the bases.  */
+	for (int pass = 0; pass < 2; pass++) {
+		if (dwarf_child(&full, &m) != 0)
+			return NULL;
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Op *ops;
+			size_t nops;
+			Dwarf_Word off = 0;
+			Dwarf_Die bt;
+			int tag = dwarf_tag(&m);
+			if (pass == 0 && tag == DW_TAG_subprogram && adj == 0 &&
+			    dwarf_attr(&m, DW_AT_vtable_elem_location, &a) &&
+			    dwarf_getlocation(&a, &ops, &nops) == 0 && nops == 1 &&
+			    ops[0].atom == DW_OP_constu && ops[0].number == index)
+				return cplus_function_name(&m, false);
+			if (pass == 1 && tag == DW_TAG_inheritance && !is_virtual_base(&m) &&
+			    die_type(&m, &bt) && dwarf_attr(&m, DW_AT_data_member_location, &a) &&
+			    dwarf_formudata(&a, &off) == 0 && adj >= (int64_t)off &&
+			    adj < (int64_t)(off + type_size(&bt)))
+				return virtual_method(t, &bt, index, adj - (int64_t)off, depth + 1);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	return NULL;
+}
+
 /* A pointer to member: to a method, "(TYPE) 0x... <Class::f()>" (a
    { function, this-adjustment } pair); to data, the member's offset,
    NULL for -1.  */
@@ -1611,13 +2164,43 @@ static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct 
 		sg_out_hex(p->json, take_key(p), raw);
 		return;
 	}
-	char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
-	snprintf(tmp, sizeof(tmp), ") 0x%" PRIx64, raw);
-	lite_putc(b, '(');
-	lite_puts(b, ts ? ts : "?");
-	lite_puts(b, tmp);
-	free(ts);
-	put_symbol(p->t, raw, b);
+	/* Itanium ABI: { ptr, this-adjustment }; an odd ptr is 1 + the
+	   function's offset in the vtable.  */
+	int64_t adj = 0;
+	unsigned char pair[16];
+	err = read_value(p->t, v, pair, sizeof(pair));
+	if (err)
+		sg_error_destroy(err);
+	else
+		memcpy(&adj, pair + 8, 8);
+	Dwarf_Attribute a;
+	Dwarf_Die cls;
+	if (raw == 0 && adj == 0) {
+		lite_puts(b, "NULL");
+	} else if (raw & 1) {
+		char *name = dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls)
+				     ? virtual_method(p->t, &cls, (raw - 1) / 8, adj, 0) : NULL;
+		if (name)
+			lite_puts(b, "&virtual ");
+		else
+			snprintf(tmp, sizeof(tmp), "&virtual table offset %" PRIu64, raw - 1);
+		lite_puts(b, name ? name : tmp);
+		free(name);
+		if (name)
+			return;
+	} else {
+		char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+		snprintf(tmp, sizeof(tmp), ") 0x%" PRIx64, raw);
+		lite_putc(b, '(');
+		lite_puts(b, ts ? ts : "?");
+		lite_puts(b, tmp);
+		free(ts);
+		put_symbol(p->t, raw, false, b);
+	}
+	if (adj) {
+		snprintf(tmp, sizeof(tmp), ", this adjustment %" PRId64, adj);
+		lite_puts(b, tmp);
+	}
 }
 
 /* What gdb makes of an enum from its enumerators: it reads the enum as
@@ -1834,6 +2417,21 @@ static void put_enum_bits(struct printer *p, Dwarf_Die *enum_type, uint64_t val,
 	free(name);
 }
 
+/* "0x" and V in hex, as "0x%" PRIx64 (without snprintf: a backtrace
+   prints many pointers).  */
+static void put_hex(uint64_t v, struct sg_buf_lite *b)
+{
+	char tmp[19];
+	char *q = tmp + sizeof(tmp);
+	*--q = 0;
+	do
+		*--q = "0123456789abcdef"[v & 0xf];
+	while ((v >>= 4));
+	*--q = 'x';
+	*--q = '0';
+	lite_puts(b, q);
+}
+
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
 		      struct sg_buf_lite *b)
 {
@@ -1853,11 +2451,27 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	int tag = dwarf_tag(&t);
 	size_t size = type_size(&t);
 	Dwarf_Attribute a;
+	/* As gdb: a value wholly optimized out, or a scalar any byte of
+	   which is; a scalar past the location's pieces.  */
+	bool aggregate = tag == DW_TAG_structure_type || tag == DW_TAG_class_type ||
+			 tag == DW_TAG_union_type || tag == DW_TAG_array_type;
+	int state = aggregate ? VAL_KNOWN : val_state(v, 0, size);
+	/* A base class subobject is walked even when all its bytes are
+	   lost (an empty base's one byte): gdb checks members, not bases. */
+	if ((val_all_lost(v, size) && !(aggregate && p->as_base)) || state == VAL_LOST) {
+		put_lost(p, b);
+		return;
+	}
+	if (state == VAL_UNCOVERED) {
+		put_special(p, "unavailable", "<synthetic pointer>", b);
+		return;
+	}
 	switch (tag) {
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
-		if (!p->raw && v->lvalue && put_with_reader(p, &t, v, depth, b))
+		if (!p->raw && (v->lvalue || (!v->too_large && !v->synthetic_ptr)) &&
+		    put_with_reader(p, &t, v, depth, b))
 			return;
 		if (p->summary)
 			lite_puts(b, "...");
@@ -1882,9 +2496,11 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			return;
 		}
 		Dwarf_Die target;
+		struct base_info bi;
 		bool has_target = die_type(&t, &target);
-		const char *wide = has_target && (!p->fmt || p->fmt == 's') ? wide_prefix(&target) : NULL;
-		bool chars = has_target && (is_char_type(&target) || wide) && (!p->fmt || p->fmt == 's');
+		bool base = has_target && (!p->fmt || p->fmt == 's') && base_info(&target, &bi);
+		const char *wide = base ? wide_info(&bi) : NULL;
+		bool chars = base && (char_info(&bi) || wide);
 		if (p->fmt == 'f') {
 			put_float(p, (unsigned char *)&ptr, 8, b);
 			return;
@@ -1895,7 +2511,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			bool vptr = p->vptr && p->fmt != 'a';
 			put_int(p, ptr, 8, false, false, b);
 			if (vptr && !p->json)
-				put_symbol(p->t, ptr, b);
+				put_symbol(p->t, ptr, false, b);
 			return;
 		}
 		if (p->json && wide && ptr) {
@@ -1914,10 +2530,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			lite_puts(b, ") ");
 			free(ts);
 		}
-		char tmp[32];
-		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, ptr);
-		lite_puts(b, tmp);
-		put_symbol(p->t, ptr, b);
+		put_hex(ptr, b);
+		put_symbol(p->t, ptr, false, b);
 		if (chars)
 			put_pointed_string(p, &target, ptr, b);
 		return;
@@ -1940,7 +2554,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 				lite_putc(b, '{');
 				lite_puts(b, ts ? ts : "?");
 				lite_puts(b, tmp);
-				put_symbol(p->t, v->address, b);
+				put_symbol(p->t, v->address, false, b);
 			}
 			free(ts);
 			return;
@@ -2006,15 +2620,8 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		if (enc == DW_ATE_float && (p->fmt == 'c' || p->fmt == 'a')) {
 			/* print/c and /a convert the value; the others show its
 			   bits.  */
-			float f;
-			double d = 0;
-			if (size == 4) {
-				memcpy(&f, raw, 4);
-				d = f;
-			} else if (size == 8) {
-				memcpy(&d, raw, 8);
-			}
-			put_int(p, (uint64_t)(int64_t)d, p->fmt == 'a' ? 8 : 4, true, false, b);
+			put_int(p, (uint64_t)float_to_longest(raw, size), p->fmt == 'a' ? 8 : 4, true,
+				false, b);
 			return;
 		}
 		if (enc == DW_ATE_boolean && (!p->fmt || p->fmt == 's') && raw[0] <= 1) {
@@ -2033,7 +2640,9 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		uint64_t u = 0;
 		memcpy(&u, raw, size < 8 ? size : 8);
 		bool is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-		const char *wide = wide_prefix(&t);
+		struct base_info bi;
+		bool base = base_info(&t, &bi);	/* T is a base type: true */
+		const char *wide = base ? wide_info(&bi) : NULL;
 		if (wide && !p->fmt && !p->json) {
 			/* 120 L'x' */
 			put_int(p, u, size, is_signed, false, b);
@@ -2047,9 +2656,13 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			lite_putc(b, '\'');
 			return;
 		}
-		put_int(p, u, size, is_signed, is_char_type(&t), b);
+		put_int(p, u, size, is_signed, base && char_info(&bi), b);
 		return;
 	}
+	case DW_TAG_unspecified_type:
+		/* std::nullptr_t, which gdb takes for void.  */
+		put_special(p, "unavailable", "<incomplete type>", b);
+		return;
 	default: {
 		char *ts = type_string((Dwarf_Die *)&v->type, ""), *text;
 		if (asprintf(&text, "<unsupported type %s>", ts ? ts : "?") >= 0) {
@@ -2118,12 +2731,16 @@ char *xval_type(struct xval *x, bool cplus)
    printed "<error: ...>".  */
 static struct sg_error *probe_value(struct sg_target *t, struct xval *x)
 {
+	if (x->v.too_large && x->v.constant && !x->ptr_depth)
+		return val_too_large(&x->v);
 	Dwarf_Die st;
 	strip(&x->v.type, &st);
 	int tag = dwarf_tag(&st);
 	if (!x->v.lvalue || x->ptr_depth || tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
 	    tag == DW_TAG_array_type || tag == DW_TAG_class_type)
 		return NULL;
+	if (tag == DW_TAG_unspecified_type)
+		return sg_error_format(SG_ERROR_OTHER, NO_VOID_VALUE);
 	unsigned char probe;
 	struct sg_error *err = sg_target_read(t, x->v.address, &probe, 1);
 	if (err && sg_error_code(err) == SG_ERROR_FAULT) {
@@ -2176,7 +2793,7 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
 		lite_puts(&b, tmp);
 		if (!fmt || fmt == 'a' || fmt == 's')
-			put_symbol(t, x->v.bits, &b);
+			put_symbol(t, x->v.bits, fmt == 'a', &b);
 		if (text)
 			put_pointed_string(&p, &x->v.type, x->v.bits, &b);
 		*ret = b.s;
@@ -2198,7 +2815,7 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 			snprintf(tmp, sizeof(tmp), "} 0x%" PRIx64, x->v.address);
 			lite_puts(&b, tmp);
 			free(ts);
-			put_symbol(t, x->v.address, &b);
+			put_symbol(t, x->v.address, false, &b);
 		}
 		*ret = b.s;
 		return NULL;

@@ -124,12 +124,14 @@ fi
 
 # Floating point in expressions: literals (1.5, .5, 2.5e3, 1.5f), C's
 # promotions (a float times an int is a float), casts that convert,
-# comparisons, negation, division by zero, against gdb.
+# comparisons, negation, division by zero, NaN cast to integers (C leaves
+# it undefined: gdb's answer), against gdb.
 flcmds=('print 1.5' 'print 1.0/3' 'print g_float * 2' 'print g_double + 1' 'print g_float + g_double'
 	'print (int)g_double' 'print (int)g_float' 'print (float)1/3' 'print (double)g_int / 8'
 	'print -g_float' 'print g_float > 1' 'print g_double == 0.1' 'print 2.5e3' 'print .5'
 	'print 1.5f' 'whatis 1.5' 'whatis 1.5f' 'whatis g_float * 2' 'whatis g_float * 2.0'
-	'print (char)g_float' 'print g_int / 0.0' 'print (long)1e10' 'print 3 * 0.5')
+	'print (char)g_float' 'print g_int / 0.0' 'print (long)1e10' 'print 3 * 0.5'
+	'print (int)(0.0/0)' 'print (long)(0.0/0)' 'print (unsigned char)(0.0/0)')
 sg_cmds "$pid" "${flcmds[@]}"
 ok $STATUS "floating-point expressions${ERR:+: $ERR}"
 if have_gdb; then

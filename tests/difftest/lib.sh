@@ -195,16 +195,26 @@ dt_bt_norm() {
 			loc = substr($0, RSTART)
 			$0 = substr($0, 1, RSTART - 1)
 		}
-		# Drop the argument list: the balanced (...) at the end, after a space.
+		# Drop the argument list: the balanced (...) at the end, after a
+		# space.  Parentheses inside a char or string argument (p=40
+		# followed by the quoted char, s="a)") do not count.
 		if ($0 ~ /\)$/) {
-			d = 0
-			for (i = length($0); i > 0; i--) {
+			d = 0; q = ""; start = 0; n = length($0)
+			for (i = 1; i <= n; i++) {
 				c = substr($0, i, 1)
-				if (c == ")") d++
-				else if (c == "(" && --d == 0) break
+				if (q != "") {
+					if (c == "\\") i++
+					else if (c == q) q = ""
+					continue
+				}
+				if (d > 0 && (c == "\047" || c == "\"")) q = c
+				else if (c == "(" && d++ == 0) open = i
+				else if (c == ")" && d > 0 && --d == 0 && i == n && open > 1 &&
+					 substr($0, open - 1, 1) == " ")
+					start = open
 			}
-			if (i > 1 && substr($0, i - 1, 1) == " ")
-				$0 = substr($0, 1, i - 2) " ()"
+			if (start)
+				$0 = substr($0, 1, start - 2) " ()"
 		}
 		print $0 loc > cur
 	}' 
@@ -361,7 +371,9 @@ dt_run() {
 		# "-entry" when gdb's frame line shows an entry value (n@entry=).
 		for ((k = 0; k < nmatch; k++)); do
 			local fn inl= ent=
-			fn=$(sed -n "$((k + 1))p" "$w/gbt/$tid.names" | tr -d ' ')
+			# A file name: no "/", and short enough (long template
+			# names would exceed NAME_MAX).
+			fn=$(sed -n "$((k + 1))p" "$w/gbt/$tid.names" | tr -d ' ' | tr / _ | cut -c1-160)
 			sed -n "$((k + 2))p" "$w/gbt/$tid" | grep -q '^0x' || inl=-inlined
 			awk -v t="$tid" -v k="$k" '/^Thread / { on = index($0, "LWP " t ")") > 0 } on && $1 == "#" k' "$w/g1/bt" |
 				grep -q '@entry=' && ent=-entry
@@ -484,4 +496,12 @@ dt_summary() {
 	echo "programs $dt_n_programs, builds $dt_n_builds, frames $dt_n_frames, locals and args $dt_n_locals, values $dt_n_values, types $dt_n_types"
 	echo "divergences $dt_n_records, unexplained $dt_n_unexplained; by class:"
 	cut -f1 "$dt_dir/classified" | sort | uniq -c | sort -rn
+	# Classes no record needed: candidates for removal once a soak long
+	# enough to reach their programs shows them unused.
+	local unused
+	unused=$(awk -F'\t' 'FNR == NR { split($1, c, "+"); for (i in c) seen[c[i]] = 1; next }
+		/^#/ || NF < 3 { next }
+		!($1 in seen) && !($1 in told) { told[$1] = 1; printf "%s%s", n++ ? " " : "", $1 }' \
+		"$dt_dir/classified" "$dt_quirks")
+	echo "quirk classes that explained nothing: ${unused:-none}"
 }
