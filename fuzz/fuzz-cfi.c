@@ -25,16 +25,40 @@ static uint64_t take(const uint8_t **p, const uint8_t *end, size_t n)
 	return v;
 }
 
+/* Operations that carry a block (libdw: NUMBER its length, NUMBER2 the
+   address of the length's ULEB128, which the block follows).  Evaluators
+   may read it, so it must be real memory, as it is from libdw.  */
+#define MAX_BLOCK 16
+static bool has_block(uint8_t atom)
+{
+	return atom == DW_OP_implicit_value || atom == DW_OP_entry_value ||
+	       atom == DW_OP_GNU_entry_value || atom == DW_OP_const_type ||
+	       atom == DW_OP_GNU_const_type;
+}
+
 static void eval_ops(struct sg_target *t, const struct sg_regs *regs, const uint8_t *p,
 		     const uint8_t *end)
 {
 	Dwarf_Op ops[MAX_OPS];
+	/* Blocks for the operations whose NUMBER2 libdw makes a pointer to
+	   their block: a ULEB128 length, then the bytes.  */
+	unsigned char blocks[MAX_OPS][1 + MAX_BLOCK];
 	size_t n = 0;
 	while (p < end && n < MAX_OPS) {
 		Dwarf_Op *op = &ops[n];
 		op->atom = take(&p, end, 1);
 		op->number = take(&p, end, op->atom & 1 ? 8 : 1);
 		op->number2 = take(&p, end, 1);
+		if (has_block(op->atom)) {
+			unsigned char *b = blocks[n];
+			op->number %= MAX_BLOCK + 1;
+			b[0] = op->number;
+			memset(b + 1, 0, MAX_BLOCK);
+			size_t k = op->number < (size_t)(end - p) ? op->number : (size_t)(end - p);
+			memcpy(b + 1, p, k);
+			p += k;
+			op->number2 = (Dwarf_Word)(uintptr_t)b;
+		}
 		/* A branch's target is an offset into the expression.  */
 		op->offset = n ? ops[n - 1].offset + 1 + (op->atom % 7) : 0;
 		n++;

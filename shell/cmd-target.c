@@ -1,6 +1,7 @@
 /* Commands about the target: attach, detach, threads, modules, symbols.  */
 #include <config.h>
 #include "shell.h"
+#include "snapshot.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -63,17 +64,22 @@ static struct sg_error *cmd_attach(struct sg_session *s, const char *args, struc
 		return err;
 	if (pid == 0 || pid > INT32_MAX)
 		return sg_error_format(SG_ERROR_USAGE, "invalid process ID %s", args);
+	/* A snapshot of PID is not an attach to it: a new one replaces it.  */
+	struct sg_target *t = sg_session_target(s);
+	if (t && sg_target_pid(t) == (pid_t)pid && sg_target_is_snapshot(t, NULL))
+		sg_error_destroy(sg_session_detach(s));
 	err = sg_session_attach(s, (pid_t)pid);
 	if (err)
 		return err;
-	struct sg_target *t = sg_session_target(s);
+	t = sg_session_target(s);
 	const char *exe = sg_target_exe(t);
 	sg_out_printf(out, "Attached to process %d (%s), %zu thread%s\n", (int)pid, exe ? exe : "?",
 		      sg_target_thread_count(t), sg_target_thread_count(t) == 1 ? "" : "s");
 	sg_out_int(out, "pid", pid);
 	sg_out_string(out, "executable", exe);
 	sg_out_uint(out, "threads", sg_target_thread_count(t));
-	return NULL;
+	/* set snapshot on: stop, copy, resume at once.  */
+	return shell_snapshot_setting(arg) ? shell_snapshot_take(arg, out) : NULL;
 }
 
 static struct sg_error *cmd_detach(struct sg_session *s, const char *args, struct sg_out *out,
@@ -83,9 +89,22 @@ static struct sg_error *cmd_detach(struct sg_session *s, const char *args, struc
 	if (!t)
 		return sg_error_create(SG_ERROR_TARGET, "The program is not being run.");
 	pid_t pid = sg_target_pid(t);
+	bool core = sg_target_kind(t) == SG_TARGET_CORE;
+	bool snapshot = sg_target_is_snapshot(t, NULL);
 	struct sg_error *err = sg_session_detach(s);
 	if (err)
 		return err;
+	if (core) {
+		/* gdb closes a core on detach.  */
+		sg_out_printf(out, "No core file now.\n");
+		return NULL;
+	}
+	if (snapshot) {
+		/* The process runs since the snapshot was taken.  */
+		sg_out_printf(out, "No snapshot of process %d now.\n", (int)pid);
+		sg_out_int(out, "pid", pid);
+		return NULL;
+	}
 	uint64_t paused = sg_session_last_paused_ns(s);
 	sg_out_printf(out, "Detached from process %d\n", (int)pid);
 	sg_out_int(out, "pid", pid);
@@ -144,8 +163,9 @@ static struct sg_error *cmd_info_threads(struct sg_session *s, const char *args,
 	int width = (int)strlen("Target Id");
 	for (size_t i = 0; i < n; i++) {
 		struct sg_thread *th = sg_target_thread(t, i);
-		int w = snprintf(ids[i], sizeof(ids[i]), "LWP %d \"%s\"", (int)sg_thread_tid(th),
-				 sg_thread_name(th));
+		const char *name = sg_thread_name(th);
+		int w = snprintf(ids[i], sizeof(ids[i]), "LWP %d%s%s%s", (int)sg_thread_tid(th),
+				 name[0] ? " \"" : "", name, name[0] ? "\"" : "");
 		if (w > width)
 			width = w < 63 ? w : 63;
 	}
@@ -456,6 +476,16 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 		sg_error_destroy(err);
 		err = lookup_tagged(t, name, &sym);
 	}
+	Dwarf_Die var;
+	if (err && !sg_lookup_constant(t, name, &var)) {
+		/* Folded into a DW_AT_const_value: no storage at all.  */
+		sg_error_destroy(err);
+		sg_out_printf(out, "Symbol \"%s\" is constant.\n", name);
+		sg_out_string(out, "symbol", name);
+		sg_out_string(out, "kind", "constant");
+		free(name);
+		return NULL;
+	}
 	if (err) {
 		if (sg_error_code(err) == SG_ERROR_NOT_FOUND)
 			err = sg_error_format(SG_ERROR_LOOKUP, "No symbol \"%s\" in current context.",
@@ -482,6 +512,35 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 	return NULL;
 }
 
+static struct sg_error *cmd_info_target(struct sg_session *s, const char *args SG_UNUSED,
+					struct sg_out *out, void *arg SG_UNUSED)
+{
+	struct sg_target *t = sg_session_target(s);
+	const char *exe = sg_target_exe(t);
+	int pid = (int)sg_target_pid(t);
+	size_t bytes;
+	const char *kind;
+	if (sg_target_kind(t) == SG_TARGET_CORE) {
+		kind = "core";
+		sg_out_printf(out, "A core file of process %d (%s).\n", pid, exe ? exe : "?");
+	} else if (sg_target_is_snapshot(t, &bytes)) {
+		kind = "snapshot";
+		sg_out_printf(out, "A snapshot of process %d (%s): %zu bytes copied; the process "
+				   "runs on.\n"
+				   "Memory not in the snapshot, except read-only file mappings, "
+				   "cannot be read.\n",
+			      pid, exe ? exe : "?", bytes);
+		sg_out_uint(out, "snapshot_bytes", bytes);
+	} else {
+		kind = "live";
+		sg_out_printf(out, "Attached to process %d (%s), stopped.\n", pid, exe ? exe : "?");
+	}
+	sg_out_string(out, "kind", kind);
+	sg_out_int(out, "pid", pid);
+	sg_out_string(out, "executable", exe);
+	return NULL;
+}
+
 static const struct sg_command target_cmds[] = {
 	{ .name = "attach", .synopsis = "attach PID", .summary = "Attach to a running process",
 	  .details = "Seizes and stops every thread of process PID, so that what follows sees one\n"
@@ -493,7 +552,14 @@ static const struct sg_command target_cmds[] = {
 	  .summary = "List the threads: ID, LWP, name, state and innermost frame",
 	  .details = "State is the scheduler state just before spyglass stopped the thread\n"
 		     "(R running, S sleeping, D disk sleep, T stopped, t traced).",
-	  .handler = cmd_info_threads, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
+	  .handler = cmd_info_threads,
+	  .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	{ .name = "info target", .synopsis = "info target",
+	  .summary = "Say what the target is: a stopped process, a snapshot of one, a core",
+	  .details = "For a snapshot (set snapshot on, --snapshot): the bytes it copied; the\n"
+		     "process runs on, and memory the snapshot lacks cannot be read.",
+	  .handler = cmd_info_target,
+	  .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "thread", .synopsis = "thread [ID]", .summary = "Select a thread, or show the current one",
 	  .handler = cmd_thread, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "info sharedlibrary", .aliases = "dll", .synopsis = "info sharedlibrary [REGEX]",

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/test-subr.sh"
 
 SECONDS_EACH=${FUZZ_SECONDS:-3}
-targets=(args command expr valprint cfi note typeindex)
+targets=(args command expr valprint cfi note typeindex core)
 
 if [ ! -x "$top_builddir/fuzz/fuzz-args" ]; then
 	for t in "${targets[@]}"; do
@@ -27,7 +27,7 @@ hex_to_file() {
 make_seeds() {	# make_seeds TARGET DIR
 	local t=$1 dir=$2 f
 	case $t in
-	args|expr|command)
+	args|expr|command|core)
 		cp "$top_srcdir/fuzz/corpus/$t"/* "$dir/" ;;
 	valprint|cfi)
 		# Selector bytes, then memory: zeros, ones, and a counter.

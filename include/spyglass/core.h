@@ -1,0 +1,78 @@
+/* Core files: opening one as a target, what it recorded, and writing one
+   of a live process (ABI 1.4).
+
+   A core target answers every call of target.h as a live one does: its
+   threads and registers come from NT_PRSTATUS, its memory from the
+   PT_LOAD segments and, for what the core left out (text, read-only
+   data), from the files NT_FILE names.  */
+#ifndef SPYGLASS_CORE_H
+#define SPYGLASS_CORE_H
+
+#include <spyglass/common.h>
+#include <sys/types.h>
+
+SG_BEGIN_DECLS
+
+/* Where the files a core names are looked for, tried in order: DIR/NAME
+   for the sysroot (gdb's "set sysroot"), then each DIR/BASENAME of the
+   colon-separated search path (gdb's "set solib-search-path"), then NAME.
+   Copied; NULL or "" clears.  They apply to the next core opened.  */
+SG_PUBLIC struct sg_error *sg_session_set_sysroot(struct sg_session *session, const char *dir)
+	SG_NONNULL(1);
+SG_PUBLIC struct sg_error *sg_session_set_solib_search_path(struct sg_session *session,
+							    const char *path) SG_NONNULL(1);
+SG_PUBLIC const char *sg_session_sysroot(struct sg_session *session) SG_NONNULL(1);
+SG_PUBLIC const char *sg_session_solib_search_path(struct sg_session *session) SG_NONNULL(1);
+
+/* Open the core file CORE as the session's target, replacing any current
+   one.  EXE (may be NULL) is the executable; without it, the one the core
+   names is used.  Errors: not a core, another architecture, truncated
+   past use.  What can be worked around (a missing library, a build ID
+   that differs) is a warning, in sg_core_info.  */
+SG_PUBLIC struct sg_error *sg_session_open_core(struct sg_session *session, const char *core,
+						const char *exe) SG_NONNULL(1, 2);
+
+/* What a core recorded, borrowed from its target.  */
+struct sg_core_info {
+	const char *path;	/* the core file */
+	pid_t pid;
+	const char *fname;	/* NT_PRPSINFO: the command name, "" if none */
+	const char *psargs;	/* NT_PRPSINFO: the command line (80 bytes at most) */
+	/* The signal that ended the process: the first thread's (pr_cursig),
+	   as gdb takes it; 0 for none (gdb's gcore records none).  */
+	int signo;
+	/* NT_SIGINFO, the first thread's siginfo_t, if the core has it: the
+	   signal it was stopped by (SI_SIGNO, for a gcore's SIGSTOP), its
+	   code and errno.  ADDR is the fault address for SIGSEGV, SIGBUS,
+	   SIGILL, SIGFPE, SIGTRAP; SENDER_PID the sender's for a signal sent
+	   by kill, tkill or sigqueue (SI_USER, SI_TKILL, SI_QUEUE).  */
+	bool has_siginfo;
+	int si_signo, errno_, code;
+	const void *siginfo;	/* its 128 bytes, or NULL */
+	uint64_t addr;
+	pid_t sender_pid;
+	/* Warnings found at the open, one per line, each ending in a
+	   newline ("" if none): missing files, build IDs that differ, a
+	   truncated core.  */
+	const char *warnings;
+};
+/* False (and *RET untouched) when TARGET is not a core.  */
+SG_PUBLIC bool sg_core_info(const struct sg_target *target, struct sg_core_info *ret)
+	SG_NONNULL(1, 2);
+
+/* Write an ELF core of the live TARGET, stopped as it is, to PATH: every
+   thread's registers (NT_PRSTATUS, NT_FPREGSET), NT_PRPSINFO, NT_SIGINFO,
+   NT_AUXV, NT_FILE, and the memory the kernel would dump under the
+   process's /proc/PID/coredump_filter.  */
+struct sg_core_write_stats {
+	uint64_t bytes;		/* the file's size */
+	uint64_t memory;	/* bytes of memory written */
+	size_t segments;	/* PT_LOAD headers */
+	uint64_t elapsed_ns;
+};
+SG_PUBLIC struct sg_error *sg_core_write(struct sg_target *target, const char *path,
+					 struct sg_core_write_stats *ret) SG_NONNULL(1, 2);
+
+SG_END_DECLS
+
+#endif
