@@ -8,13 +8,19 @@
    created during the attach traced as well; the task list is re-read until
    it stops growing.
 
+   The stop is kept short (doc/pause.md): the task list, the names, the
+   maps and the seizing are done while the process runs, then every thread
+   is interrupted in one pass, then waited for, then its registers read.
+   During the stop only /proc/PID/stat is read, to see whether a thread
+   appeared that the list missed or the address space changed.
+
    A leader that called pthread_exit() while other threads run on is a
    zombie: it cannot be traced, and its /proc/PID/mem, maps and exe are
    empty.  It is left out, and the first live thread takes its place in
    front of the thread list; the process is read through that thread's
    /proc entry and tid (see via_tid, and proc_pid in target.c).  */
 #include <config.h>
-#include "internal.h"
+#include "elfcore.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -175,7 +181,8 @@ static struct sg_thread *find_thread(struct sg_target *t, pid_t tid)
 	return NULL;
 }
 
-/* Seize and interrupt TH.  Returns 0, or an errno.  */
+/* Seize TH, without stopping it: the stops come all at once, in
+   interrupt_threads.  Returns 0, or an errno.  */
 static int seize_one(struct sg_target *t, struct sg_thread *th)
 {
 	if (ptrace(PTRACE_SEIZE, th->tid, 0, (void *)(long)PTRACE_O_TRACECLONE) < 0) {
@@ -187,16 +194,12 @@ static int seize_one(struct sg_target *t, struct sg_thread *th)
 		return th->seized ? 0 : e;
 	}
 	th->seized = true;
-	if (!t->stop_start_ns)
-		t->stop_start_ns = sg_now_ns();
-	if (ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0)
-		return errno;
 	return 0;
 }
 
 /* One pass over /proc/PID/task: note the new threads, read their names
-   and states (before stopping any of them, to keep the pause short), then
-   seize them.  Sets *ADDED to the number of new threads.  */
+   and states (before stopping them, to keep the pause short), then seize
+   them.  Sets *ADDED to the number of new threads.  */
 static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 {
 	char path[64];
@@ -258,6 +261,22 @@ static struct sg_error *seize_pass(struct sg_target *t, size_t *added)
 	return NULL;
 }
 
+/* Reap the threads that stopped for us and were killed since: a thread's
+   exec kills every other thread, and waits until each is released, which
+   for a traced thread is when its tracer reaps it.  Until then the exec
+   cannot finish and the thread doing it never stops.  */
+static void reap_killed(struct sg_target *t)
+{
+	for (size_t i = 0; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		int status;
+		if (th->seized && th->stopped && th->tid != t->pid &&
+		    waitpid(th->tid, &status, __WALL | WNOHANG) == th->tid &&
+		    (WIFEXITED(status) || WIFSIGNALED(status)))
+			th->seized = th->stopped = false;
+	}
+}
+
 /* The leader's exit is reported only once every other traced thread has
    been reaped, including threads that died before we knew them.  While
    waiting for it, reap what exited, and give up after 10 s.  A leader
@@ -280,6 +299,8 @@ static pid_t wait_leader(struct sg_target *t, int *status)
 				return -1;
 			}
 		}
+		if (i >= 20 && i % 10 == 0)
+			reap_killed(t);
 		/* The stop is usually a few microseconds away: yield
 		   first, sleep only once it is late.  */
 		if (i < 1000)
@@ -291,9 +312,12 @@ static pid_t wait_leader(struct sg_target *t, int *status)
 	return -1;
 }
 
-/* Wait until TH is in a ptrace-stop.  Returns false if it exited.  */
+/* Wait until TH is in a ptrace-stop.  Returns false if it exited.  A
+   clone event adds a thread, which may move the array TH is in: callers
+   find TH again by its index.  */
 static bool wait_stop(struct sg_target *t, struct sg_thread *th, bool auto_attached)
 {
+	size_t index = th - t->threads;
 	for (;;) {
 		int status;
 		pid_t r = th->tid == t->pid ? wait_leader(t, &status) : waitpid(th->tid, &status, __WALL);
@@ -322,11 +346,14 @@ static bool wait_stop(struct sg_target *t, struct sg_thread *th, bool auto_attac
 					c->seized = c->auto_attached = true;
 					c->state = 'R';
 				}
+				th = &t->threads[index];
 			}
+			th->stopped = true;
 			return true;
 		}
 		if (event == 0 && !(auto_attached && sig == SIGSTOP))
 			th->pending_signal = sig;	/* re-sent at detach */
+		th->stopped = true;
 		return true;
 	}
 }
@@ -337,35 +364,7 @@ static struct sg_error *read_regs(struct sg_thread *th)
 	struct iovec iov = { &u, sizeof(u) };
 	if (ptrace(PTRACE_GETREGSET, th->tid, (void *)NT_PRSTATUS, &iov) < 0)
 		return sg_error_os(errno, "cannot read the registers of thread %d", th->tid);
-	struct sg_regs *r = &th->regs;
-	memset(r, 0, sizeof(*r));
-	sg_regs_set(r, SG_REG_RAX, u.rax);
-	sg_regs_set(r, SG_REG_RDX, u.rdx);
-	sg_regs_set(r, SG_REG_RCX, u.rcx);
-	sg_regs_set(r, SG_REG_RBX, u.rbx);
-	sg_regs_set(r, SG_REG_RSI, u.rsi);
-	sg_regs_set(r, SG_REG_RDI, u.rdi);
-	sg_regs_set(r, SG_REG_RBP, u.rbp);
-	sg_regs_set(r, SG_REG_RSP, u.rsp);
-	sg_regs_set(r, SG_REG_R8, u.r8);
-	sg_regs_set(r, SG_REG_R9, u.r9);
-	sg_regs_set(r, SG_REG_R10, u.r10);
-	sg_regs_set(r, SG_REG_R11, u.r11);
-	sg_regs_set(r, SG_REG_R12, u.r12);
-	sg_regs_set(r, SG_REG_R13, u.r13);
-	sg_regs_set(r, SG_REG_R14, u.r14);
-	sg_regs_set(r, SG_REG_R15, u.r15);
-	sg_regs_set(r, SG_REG_RIP, u.rip);
-	sg_regs_set(r, SG_REG_EFLAGS, u.eflags);
-	sg_regs_set(r, SG_REG_CS, u.cs);
-	sg_regs_set(r, SG_REG_SS, u.ss);
-	sg_regs_set(r, SG_REG_DS, u.ds);
-	sg_regs_set(r, SG_REG_ES, u.es);
-	sg_regs_set(r, SG_REG_FS, u.fs);
-	sg_regs_set(r, SG_REG_GS, u.gs);
-	sg_regs_set(r, SG_REG_FS_BASE, u.fs_base);
-	sg_regs_set(r, SG_REG_GS_BASE, u.gs_base);
-	sg_regs_set(r, SG_REG_ORIG_RAX, u.orig_rax);
+	sg_regs_from_user(&th->regs, &u);
 	return NULL;
 }
 
@@ -531,6 +530,177 @@ static struct sg_error *check_machine(pid_t pid)
 										   : "non-x86-64");
 }
 
+/* What /proc/PID/stat says of the process as a whole.  */
+struct proc_counts {
+	long threads;		/* its threads, including a zombie leader */
+	unsigned long long vsize;	/* its address space's size */
+};
+
+static bool read_proc_counts(pid_t via, struct proc_counts *ret)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", via);
+	read_small_file(path, buf, sizeof(buf));
+	const char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2])
+		return false;
+	/* Field 3 is the state; num_threads is field 20, vsize 23.  */
+	char *end = (char *)p + 3;
+	for (int field = 4; field <= 23; field++) {
+		const char *q = end;
+		unsigned long long v = (unsigned long long)strtoll(q, &end, 10);
+		if (end == q)
+			return false;
+		if (field == 20)
+			ret->threads = (long)v;
+		else if (field == 23)
+			ret->vsize = v;
+	}
+	return true;
+}
+
+/* The threads the kernel counts for the process, if our list is whole:
+   the seized ones, and a leader that exited alone (a zombie until the
+   last thread exits).  */
+static long expected_threads(const struct sg_target *t, pid_t pid)
+{
+	long n = 0;
+	bool leader = false;
+	for (size_t i = 0; i < t->nthreads; i++) {
+		n += t->threads[i].seized;
+		leader |= t->threads[i].seized && t->threads[i].tid == pid;
+	}
+	return n + !leader;
+}
+
+/* Interrupt the threads seized from FROM on, all of them before any
+   wait: each enters its stop while the next is interrupted.  Threads
+   auto-attached stop by themselves.  */
+static struct sg_error *interrupt_threads(struct sg_target *t, size_t from)
+{
+	for (size_t i = from; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		if (!th->seized || th->auto_attached)
+			continue;
+		if (!t->stop_start_ns)
+			t->stop_start_ns = sg_now_ns();
+		/* ESRCH: it exited since it was seized, and the wait
+		   reaps it.  */
+		if (ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 && errno != ESRCH)
+			return attach_error(t->pid, errno);
+	}
+	return NULL;
+}
+
+/* Wait for the stops of the threads from FROM on; clone events may
+   append threads as we go.  In the first pass (FROM 0) the leader comes
+   after the threads seized so far: if the process is killed meanwhile,
+   its exit is reported only once every other traced thread has been
+   reaped, so waiting for it first would block for ever.  Threads its own
+   clone event adds come last.  */
+static struct sg_error *wait_threads(struct sg_target *t, size_t from, pid_t pid)
+{
+	size_t seized = t->nthreads;
+	for (size_t k = from + 1; k <= t->nthreads; k++) {
+		size_t i = from ? k - 1 : k < seized ? k : k == seized ? 0 : k - 1;
+		if (i >= t->nthreads)
+			break;
+		struct sg_thread *th = &t->threads[i];
+		if (!th->seized || th->stopped)
+			continue;
+		bool stopped = wait_stop(t, th, th->auto_attached);
+		th = &t->threads[i];
+		if (!stopped) {
+			th->seized = false;
+			/* The leader may exit alone during the attach: it is
+			   left out then, still traced (it cannot be detached)
+			   until spyglass exits.  */
+			if (th->tid == pid && !leader_exited_alone(pid))
+				return sg_error_format(SG_ERROR_TARGET,
+						       "process %d exited while being attached", pid);
+			continue;
+		}
+		if (!th->name[0])
+			read_task_stat(pid, th);
+	}
+	return NULL;
+}
+
+/* Read the registers of the threads from FROM on, and drop those that
+   exited during the attach.  A stopped tracee vanishes only when it is
+   killed: by a signal to the process, or by a thread's exec, which kills
+   every other thread (even stopped ones) before it stops in turn.  Only
+   the first means the process is gone: *KILLED says so.  */
+static struct sg_error *read_all_regs(struct sg_target *t, size_t from, pid_t pid, bool *killed)
+{
+	for (size_t i = from; i < t->nthreads; i++) {
+		struct sg_thread *th = &t->threads[i];
+		if (!th->seized)
+			continue;
+		struct sg_error *err = read_regs(th);
+		if (!err)
+			continue;
+		if (sg_error_errno(err) != ESRCH)
+			return err;
+		sg_error_destroy(err);
+		if (th->tid == pid) {
+			*killed = true;
+			return NULL;
+		}
+		int status;
+		waitpid(th->tid, &status, __WALL | WNOHANG);	/* its zombie is ours */
+		th->seized = false;
+	}
+	return NULL;
+}
+
+/* Stop every seized thread and read its registers.  Then, if the
+   kernel counts threads we do not know (created while we seized, by a
+   thread not seized yet), list them again and stop those too.  The maps
+   are read again if the address space changed size since BEFORE.  */
+static struct sg_error *stop_threads(struct sg_target *t, pid_t pid,
+				     const struct proc_counts *before, bool *counted)
+{
+	size_t from = 0;
+	bool killed = false;
+	struct proc_counts now;
+	bool have_now = false;
+	for (int round = 0;; round++) {
+		struct sg_error *err = interrupt_threads(t, from);
+		if (!err)
+			err = wait_threads(t, from, pid);
+		if (!err)
+			err = read_all_regs(t, from, pid, &killed);
+		if (err)
+			return err;
+		if (killed)
+			break;
+		from = t->nthreads;
+		have_now = read_proc_counts(via_tid(t), &now);
+		if ((have_now && now.threads == expected_threads(t, pid)) ||
+		    round + 1 >= MAX_ATTACH_ROUNDS)
+			break;
+		size_t added;
+		err = seize_pass(t, &added);
+		if (err)
+			return err;
+		if (t->nthreads == from)
+			break;	/* nothing new: a zombie not reaped yet */
+	}
+	*counted = *counted && have_now && now.vsize == before->vsize;
+
+	size_t n = 0;
+	for (size_t i = 0; i < t->nthreads; i++)
+		if (t->threads[i].seized)
+			t->threads[n++] = t->threads[i];
+	t->nthreads = n;
+	for (size_t i = 0; i < t->nthreads; i++)
+		t->threads[i].index = i;
+	if (killed || !n)
+		return sg_error_format(SG_ERROR_TARGET, "process %d exited while being attached", pid);
+	return NULL;
+}
+
 struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t, void *arg),
 				  void *arg, struct sg_target **ret)
 {
@@ -555,6 +725,7 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 	if (!t)
 		return &sg_enomem;
 	t->kind = SG_TARGET_LIVE;
+	t->cache_debug = true;
 	t->ops = &ptrace_ops;
 	t->pid = pid;
 	t->mem_fd = -1;
@@ -610,6 +781,9 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 		err = attach_error(pid, e);
 		goto fail;
 	}
+	/* Seize every thread while the process runs: seizing stops
+	   nothing, and once all are seized, the threads they create are
+	   traced from the start.  */
 	size_t added;
 	int rounds = 0;
 	do {
@@ -618,52 +792,32 @@ struct sg_error *sg_ptrace_attach(pid_t pid, void (*prewarm)(struct sg_target *t
 			goto fail;
 	} while (added && ++rounds < MAX_ATTACH_ROUNDS);
 
-	/* Wait for every stop; clone events may append threads as we go.
-	   The leader comes after the threads seized so far: if the process
-	   is killed meanwhile, its exit is reported only once every other
-	   traced thread has been reaped, so waiting for it first would
-	   block for ever.  Threads its own clone event adds come last.  */
-	size_t seized = t->nthreads;
-	for (size_t k = 1; k <= t->nthreads; k++) {
-		size_t i = k < seized ? k : k == seized ? 0 : k - 1;
-		if (i >= t->nthreads)
-			break;
-		struct sg_thread *th = &t->threads[i];
-		if (!wait_stop(t, th, th->auto_attached)) {
-			th->seized = false;
-			/* The leader may exit alone during the attach: it is
-			   left out then, still traced (it cannot be detached)
-			   until spyglass exits.  */
-			if (th->tid == pid && !leader_exited_alone(pid)) {
-				err = sg_error_format(SG_ERROR_TARGET,
-						      "process %d exited while being attached", pid);
-				goto fail;
-			}
-			continue;
-		}
-		if (!th->name[0])
-			read_task_stat(pid, th);
-	}
-	/* Drop threads that exited during the attach, then number the rest. */
-	size_t n = 0;
-	for (size_t i = 0; i < t->nthreads; i++)
-		if (t->threads[i].seized)
-			t->threads[n++] = t->threads[i];
-	t->nthreads = n;
-	for (size_t i = 0; i < t->nthreads; i++) {
-		t->threads[i].index = i;
-		err = read_regs(&t->threads[i]);
+	/* The last look at the maps before the stop, parsed now: during it
+	   only the size of the address space is checked again.  */
+	struct proc_counts before;
+	bool counted = read_proc_counts(via_tid(t), &before);
+	if (t->dwfl) {
+		err = sg_target_refresh_modules(t);
 		if (err) {
-			/* A stopped tracee vanishes only when it is killed. */
-			if (sg_error_errno(err) == ESRCH) {
-				sg_error_destroy(err);
-				err = sg_error_format(SG_ERROR_TARGET,
-						      "process %d exited while being attached", pid);
-			}
-			goto fail;
+			sg_error_destroy(err);	/* retried after the stop */
+			err = NULL;
+			counted = false;
 		}
 	}
-	err = t->dwfl ? sg_target_refresh_modules(t) : NULL;
+	if (t->maps)
+		sg_target_mapping_index(t, 0);
+	/* Sleep a moment first: spyglass has run for a while (reading
+	   the modules), and on a busy machine the scheduler would take its
+	   CPU away at one of the wake-ups the stop causes, for another
+	   process's time slice, with the target stopped.  Back from a
+	   sleep it starts a fresh slice, which the scheduler (EEVDF's
+	   RUN_TO_PARITY) does not cut short at wake-ups.  */
+	usleep(1);
+
+	err = stop_threads(t, pid, &before, &counted);
+	if (err)
+		goto fail;
+	err = t->dwfl && !counted ? sg_target_refresh_modules(t) : NULL;
 	if (err)
 		goto fail;
 
