@@ -327,16 +327,24 @@ static bool static_address(Dwarf_Attribute *loc, Dwarf_Op *op, Dwarf_Addr *ret)
 	       dwarf_getlocation_attr(loc, op, &addr) == 0 && dwarf_formaddr(&addr, ret) == 0;
 }
 
+/* The DIE of the variable NAME, definitions first, into W->found.  */
+static bool find_variable(struct sg_target *t, const char *name, struct want *w, Dwarf_Addr *bias)
+{
+	char buf[1024], key[1100];
+	*w = (struct want){ .variable = true };
+	if (!split_name(name, w, buf, sizeof(buf)))
+		return false;
+	snprintf(key, sizeof(key), "v:%s", name);
+	*bias = 0;
+	return search(t, key, w, bias) != NULL;
+}
+
 struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf_Die *type_ret,
 				    uint64_t *address_ret)
 {
-	struct want w = { .variable = true };
-	char buf[1024], key[1100];
-	if (!split_name(name, &w, buf, sizeof(buf)))
-		return &sg_not_found;
-	snprintf(key, sizeof(key), "v:%s", name);
-	Dwarf_Addr bias = 0;
-	if (!search(t, key, &w, &bias))
+	struct want w;
+	Dwarf_Addr bias;
+	if (!find_variable(t, name, &w, &bias))
 		return &sg_not_found;
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
@@ -354,6 +362,39 @@ struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf
 	*type_ret = type;
 	*address_ret = addr + bias;
 	return NULL;
+}
+
+
+/* A global the compiler folded away, whose value DWARF still gives
+   (DW_AT_const_value, no location) or not (a definition without either,
+   gdb's <optimized out>): its DIE, which gdb prints from.  &sg_not_found
+   for anything else.  */
+struct sg_error *sg_lookup_constant(struct sg_target *t, const char *name, Dwarf_Die *ret)
+{
+	struct want w;
+	Dwarf_Addr bias;
+	if (!find_variable(t, name, &w, &bias) || dwarf_hasattr(&w.found, DW_AT_location) ||
+	    (!dwarf_hasattr_integrate(&w.found, DW_AT_const_value) &&
+	     dwarf_hasattr(&w.found, DW_AT_declaration)))
+		return &sg_not_found;
+	*ret = w.found;
+	return NULL;
+}
+
+SG_PUBLIC Dwarf_Die *sg_lookup_unit_at(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+				       uint64_t *bias);
+
+/* The unit whose code covers ADDR (a target address) in MOD, and its
+   DWARF's bias; NULL when none does.  gdb's blocks there: a frame whose
+   pc is in a unit but in none of its functions has the unit's static
+   block.  */
+Dwarf_Die *sg_lookup_unit_at(struct sg_target *t, struct sg_module *mod, uint64_t addr,
+			     uint64_t *bias)
+{
+	Dwarf_Addr b = 0;
+	Dwarf_Die *cu = mod ? sg_frame_cudie(t, mod, addr, &b) : NULL;
+	*bias = b;
+	return cu;
 }
 
 /* A run of base type keywords in GCC's DWARF spelling: "long" and "long

@@ -21,7 +21,7 @@
 
 /* Whether REAL (a resolved path) is in one of SPYGLASS_SAFE_PATH's
    folders.  */
-static bool in_safe_path(const char *real)
+bool sg_trust_in_safe_path(const char *real)
 {
 	const char *env = getenv("SPYGLASS_SAFE_PATH");
 	for (const char *p = env; p && *p;) {
@@ -57,45 +57,71 @@ static bool trusted_owner(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+/* root's devices (/dev/null, /dev/tty) are everyone's to write, and
+   trusted wherever they are.  */
+static bool root_device(const struct stat *st)
+{
+	return (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode)) && st->st_uid == 0;
+}
+
+struct sg_error *sg_trust_file(const struct stat *st)
+{
+	char who[64];
+	if (!trusted_owner(st->st_uid))
+		return sg_error_format(SG_ERROR_PLUGIN, "owned by %s, neither root nor you",
+				       user_name(st->st_uid, who, sizeof(who)));
+	if (root_device(st))
+		return NULL;
+	if (st->st_mode & S_IWOTH)
+		return sg_error_create(SG_ERROR_PLUGIN, "writable by everyone");
+	return NULL;
+}
+
+struct sg_error *sg_trust_folders(const char *real)
+{
+	char *dir = strdup(real);
+	if (!dir)
+		return &sg_enomem;
+	struct sg_error *err = NULL;
+	char who[64];
+	struct stat st;
+	for (;;) {
+		const char *d = dir[0] ? dir : "/";
+		if (stat(d, &st) != 0)
+			break;
+		if (!trusted_owner(st.st_uid)) {
+			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, owned by %s, neither root nor you",
+					      d, user_name(st.st_uid, who, sizeof(who)));
+			break;
+		}
+		if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, writable by everyone", d);
+			break;
+		}
+		char *slash = strrchr(dir, '/');
+		if (!dir[0] || !slash)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return err;
+}
+
 struct sg_error *sg_trust_check(const char *path)
 {
 	char *real = realpath(path, NULL);
 	if (!real)
 		return NULL;	/* opening it will say what is wrong */
 	struct sg_error *err = NULL;
-	char who[64];
 	struct stat st;
-	if (in_safe_path(real) || stat(real, &st) != 0)
+	if (sg_trust_in_safe_path(real) || stat(real, &st) != 0)
 		goto out;
-	if (!trusted_owner(st.st_uid)) {
-		err = sg_error_format(SG_ERROR_PLUGIN, "owned by %s, neither root nor you",
-				      user_name(st.st_uid, who, sizeof(who)));
+	if ((err = sg_trust_file(&st)) || root_device(&st))
 		goto out;
-	}
-	/* root's devices (/dev/null, /dev/tty) are everyone's to write.  */
-	if ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) && st.st_uid == 0)
-		goto out;
-	if (st.st_mode & S_IWOTH) {
-		err = sg_error_create(SG_ERROR_PLUGIN, "writable by everyone");
-		goto out;
-	}
-	/* The folders above it, from the nearest.  */
-	for (char *slash = strrchr(real, '/'); slash; slash = strrchr(real, '/')) {
+	char *slash = strrchr(real, '/');
+	if (slash) {
 		*slash = '\0';
-		const char *dir = real[0] ? real : "/";
-		if (stat(dir, &st) != 0)
-			break;
-		if (!trusted_owner(st.st_uid)) {
-			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, owned by %s, neither root nor you",
-					      dir, user_name(st.st_uid, who, sizeof(who)));
-			break;
-		}
-		if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
-			err = sg_error_format(SG_ERROR_PLUGIN, "in %s, writable by everyone", dir);
-			break;
-		}
-		if (!real[0])
-			break;
+		err = sg_trust_folders(real);
 	}
 out:
 	free(real);
