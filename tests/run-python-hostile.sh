@@ -31,6 +31,8 @@ start_py() {
 		sed 's/^/#   /' "$testdir/py.err"
 		return 1
 	fi
+	wait_sleeping "$PY_PID"
+	return 0
 }
 
 # frames TEXT: "#N function:line" per frame line of py-bt's text.

@@ -138,7 +138,7 @@ for try in $(seq 10); do
 		hangs=$((hangs + 1))
 	# The kill may land during the attach or just after it, during the
 	# command.
-	elif [ "$st" = 2 ] && ! grep -Eq "^(process $kpid exited while (being )?attached|cannot attach to process $kpid: (it has exited .*|No such process))$" "$testdir/kill.err"; then
+	elif [ "$st" = 2 ] && ! grep -Eq "^(process $kpid exited while (being )?attached( \(killed by signal 9, KILL\))?|cannot attach to process $kpid: (it has exited .*|No such process))$" "$testdir/kill.err"; then
 		bad="$bad $(head -1 "$testdir/kill.err")"
 	fi
 	wait_for 5 gone_or_zombie "$kpid"

@@ -182,6 +182,23 @@ proc_state() {
 	awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null
 }
 
+# wait_sleeping PID: wait (10 s at most) until PID's main thread blocks in
+# a sleep (clock_nanosleep, nanosleep, select, pselect6: time.sleep in
+# every Python).  A fixture that signals "ready" just before its sleep
+# may still be running the lines between: a stack taken then has the
+# wrong line.
+wait_sleeping() {
+	local n=500 nr
+	while [ $n -gt 0 ]; do
+		read -r nr _ <"/proc/$1/syscall" 2>/dev/null || return 1
+		case $nr in 230 | 35 | 23 | 270) return 0 ;; esac
+		n=$((n - 1))
+		sleep 0.02
+	done
+	echo "# process $1 did not reach its sleep"
+	return 1
+}
+
 tracer_of() {
 	awk '/^TracerPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null
 }
