@@ -60,12 +60,27 @@ struct sg_error *sg_command_register(struct sg_session *s, const struct sg_comma
 	return NULL;
 }
 
+/* A row the core copied to give it a snapshot check
+   (sg_command_set_snapshot_check); its flags have CMD_CHECKED.  */
+struct checked_command {
+	struct sg_command cmd;	/* first: the entry points to it */
+	sg_command_snapshot_fn *check;
+};
+#define CMD_CHECKED (1u << 31)
+
+static void entry_free(struct sg_command_entry *e)
+{
+	sg_free_words(e->words, e->nwords);
+	if (e->cmd->flags & CMD_CHECKED)
+		free((struct checked_command *)e->cmd);
+}
+
 void sg_commands_remove_owner(struct sg_session *s, struct sg_plugin *owner)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < s->ncmds; i++) {
 		if (s->cmds[i].owner == owner)
-			sg_free_words(s->cmds[i].words, s->cmds[i].nwords);
+			entry_free(&s->cmds[i]);
 		else
 			s->cmds[n++] = s->cmds[i];
 	}
@@ -77,7 +92,7 @@ bool sg_command_unregister(struct sg_session *s, const char *name)
 	for (size_t i = 0; i < s->ncmds; i++) {
 		if (strcmp(s->cmds[i].cmd->name, name))
 			continue;
-		sg_free_words(s->cmds[i].words, s->cmds[i].nwords);
+		entry_free(&s->cmds[i]);
 		memmove(&s->cmds[i], &s->cmds[i + 1], (s->ncmds - i - 1) * sizeof(s->cmds[i]));
 		s->ncmds--;
 		return true;
@@ -88,7 +103,7 @@ bool sg_command_unregister(struct sg_session *s, const char *name)
 void sg_commands_deinit(struct sg_session *s)
 {
 	for (size_t i = 0; i < s->ncmds; i++)
-		sg_free_words(s->cmds[i].words, s->cmds[i].nwords);
+		entry_free(&s->cmds[i]);
 	free(s->cmds);
 	s->cmds = NULL;
 	s->ncmds = s->cmds_cap = 0;
@@ -283,16 +298,79 @@ static struct sg_error *resolve(struct sg_session *s, const char *line,
 	return err;
 }
 
+/* The command LINE runs, and its arguments.  */
+static struct sg_error *resolve_line(struct sg_session *s, const char *line,
+				     const struct sg_command_entry **ret, const char **args_ret)
+{
+	const char *path[MAX_DEPTH];
+	size_t depth;
+	return resolve(s, line, ret, args_ret, path, &depth);
+}
+
 struct sg_error *sg_command_flags(struct sg_session *s, const char *line, unsigned *flags_ret)
 {
 	const struct sg_command_entry *e;
 	const char *args;
-	const char *path[MAX_DEPTH];
-	size_t depth;
-	struct sg_error *err = resolve(s, line + strspn(line, " \t"), &e, &args, path, &depth);
+	struct sg_error *err = resolve_line(s, line + strspn(line, " \t"), &e, &args);
 	if (!err)
-		*flags_ret = e->cmd->flags;
+		*flags_ret = e->cmd->flags & ~CMD_CHECKED;
 	return err;
+}
+
+struct sg_error *sg_command_set_snapshot_check(struct sg_session *s, const char *name,
+					       sg_command_snapshot_fn *fn)
+{
+	for (size_t i = 0; i < s->ncmds; i++) {
+		struct sg_command_entry *e = &s->cmds[i];
+		if (strcmp(e->cmd->name, name))
+			continue;
+		if (e->cmd->flags & CMD_CHECKED) {
+			((struct checked_command *)e->cmd)->check = fn;
+			return NULL;
+		}
+		struct checked_command *c = malloc(sizeof(*c));
+		if (!c)
+			return &sg_enomem;
+		c->cmd = *e->cmd;
+		c->cmd.flags |= SG_CMD_SNAPSHOT_ARGS | CMD_CHECKED;
+		c->check = fn;
+		e->cmd = &c->cmd;
+		return NULL;
+	}
+	return sg_error_format(SG_ERROR_LOOKUP, "no command \"%s\"", name);
+}
+
+/* ARGS without the trailing blanks, which are not part of them, as a new
+   string.  */
+static char *trim_args(const char *args)
+{
+	size_t len = strlen(args);
+	while (len && isspace((unsigned char)args[len - 1]))
+		len--;
+	return strndup(args, len);
+}
+
+bool sg_command_snapshot_ok(struct sg_session *s, const char *line)
+{
+	line += strspn(line, " \t");
+	if (!*line || *line == '#')
+		return true;
+	const struct sg_command_entry *e;
+	const char *args;
+	struct sg_error *err = resolve_line(s, line, &e, &args);
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
+	unsigned flags = e->cmd->flags;
+	if (flags & SG_CMD_SNAPSHOT_OK)
+		return true;
+	if (!(flags & SG_CMD_SNAPSHOT_ARGS) || !(flags & CMD_CHECKED))
+		return false;
+	char *a = trim_args(args);
+	bool ok = a && ((const struct checked_command *)e->cmd)->check(s, a, e->arg);
+	free(a);
+	return ok;
 }
 
 struct sg_error *sg_command_execute(struct sg_session *s, const char *line, struct sg_out *out)
@@ -303,16 +381,10 @@ struct sg_error *sg_command_execute(struct sg_session *s, const char *line, stru
 		return NULL;
 	const struct sg_command_entry *e;
 	const char *args;
-	const char *path[MAX_DEPTH];
-	size_t depth;
-	struct sg_error *err = resolve(s, line, &e, &args, path, &depth);
+	struct sg_error *err = resolve_line(s, line, &e, &args);
 	if (err)
 		return err;
-	/* Trailing blanks are not part of the arguments.  */
-	size_t alen = strlen(args);
-	while (alen && isspace((unsigned char)args[alen - 1]))
-		alen--;
-	char *a = strndup(args, alen);
+	char *a = trim_args(args);
 	if (!a)
 		return &sg_enomem;
 	s->exec_depth++;

@@ -12,7 +12,7 @@
      elfutils would otherwise load its client (libcurl and ~30 libraries)
      on every miss.  */
 #include <config.h>
-#include "internal.h"
+#include "cache.h"
 
 #include <elfutils/libdwelf.h>
 #include <errno.h>
@@ -178,20 +178,46 @@ static void store_uncompressed(const char *src, const char *dst)
 	free(tmp);
 }
 
-static void mkdirs(const char *path)
+/* Whether ELF holds a .debug_info that libdw has inflated in place.  */
+static bool inflated_dwarf(Elf *elf)
 {
-	char *p = strdup(path);
-	if (!p)
-		return;
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
+	size_t shstrndx;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr shdr;
+		const char *name = gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name)
+							      : NULL;
+		if (name && !strcmp(name, ".debug_info"))
+			return !(shdr.sh_flags & SHF_COMPRESSED);
 	}
-	mkdir(p, 0755);
-	free(p);
+	return false;
+}
+
+/* The separate debug file whose DWARF libdwfl read for M, or NULL.  A
+   backtrace gets at the DWARF through dwfl_module_addrdie(), not
+   sg_module_has_dwarf(): ask libdwfl which debug file it found, and the
+   file's ELF (the symbol table's) whether its DWARF was inflated; an
+   "info threads" reads only the symbol table, which is worth no copy.  */
+static const char *debug_file_used(struct sg_module *m)
+{
+	if (m->dwarf_state < 0)
+		return NULL;
+	if (m->debug_file)
+		return m->debug_file;
+	const char *mainfile = NULL, *debugfile = NULL;
+	dwfl_module_info(m->dwmod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	if (!debugfile || (mainfile && !strcmp(debugfile, mainfile)))
+		return NULL;
+	GElf_Sym sym;
+	GElf_Addr addr;
+	GElf_Word shndx;
+	Elf *elf = NULL;
+	Dwarf_Addr bias;
+	if (dwfl_module_getsymtab(m->dwmod) <= 1 ||
+	    !dwfl_module_getsym_info(m->dwmod, 1, &sym, &addr, &shndx, &elf, &bias))
+		return NULL;
+	return inflated_dwarf(elf) ? debugfile : NULL;
 }
 
 void sg_debug_cache_store(struct sg_target *t)
@@ -199,6 +225,12 @@ void sg_debug_cache_store(struct sg_target *t)
 	char *dir = sg_cache_dir();
 	if (!dir)
 		return;
+	/* The indexes built in this run, for the next.  */
+	for (size_t i = 0; i < t->nmodules; i++) {
+		sg_symtab_cache_store(t->modules[i]);
+		sg_symnames_cache_store(t->modules[i]);
+	}
+	sg_unit_index_cache_store(t);
 	char *sub;
 	if (asprintf(&sub, "%s/debug", dir) < 0) {
 		free(dir);
@@ -207,11 +239,12 @@ void sg_debug_cache_store(struct sg_target *t)
 	bool made = false;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		struct sg_module *m = t->modules[i];
-		if (m->dwarf_state <= 0 || !m->debug_file || !strncmp(m->debug_file, sub, strlen(sub)))
+		const char *debug_file = debug_file_used(m);
+		if (!debug_file || !strncmp(debug_file, sub, strlen(sub)))
 			continue;
 		/* libdw inflates sections in place, so ask the file on disk
 		   whether it is compressed.  */
-		int fd = open(m->debug_file, O_RDONLY | O_CLOEXEC);
+		int fd = open(debug_file, O_RDONLY | O_CLOEXEC);
 		Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 		bool compressed = elf && has_compressed_sections(elf);
 		elf_end(elf);
@@ -222,10 +255,10 @@ void sg_debug_cache_store(struct sg_target *t)
 		char *dst = cached_path(m->dwmod);
 		if (dst && access(dst, F_OK) != 0) {
 			if (!made) {
-				mkdirs(sub);
+				sg_cache_mkdirs(sub);
 				made = true;
 			}
-			store_uncompressed(m->debug_file, dst);
+			store_uncompressed(debug_file, dst);
 		}
 		free(dst);
 	}

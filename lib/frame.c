@@ -6,6 +6,7 @@
    threads, and every sample of a profiler, meets the same pcs again.  */
 #include <config.h>
 #include "internal.h"
+#include "cache.h"
 
 #include <ctype.h>
 #include <dwarf.h>
@@ -159,7 +160,11 @@ static Dwarf_Die *cu_by_ranges(struct sg_target *t, Dwarf *dw, Dwarf_Addr addr)
 Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t addr,
 			  Dwarf_Addr *bias)
 {
-	Dwarf_Die *cudie = dwfl_module_addrdie(mod->dwmod, addr, bias);
+	/* The persistent unit index (cache.h) spares libdw from interning
+	   every unit of libc for the first lookup.  */
+	Dwarf_Die *cudie = NULL;
+	if (sg_unit_index_cudie(t, mod, addr, bias, &cudie) == SG_UNIT_NO_INDEX)
+		cudie = dwfl_module_addrdie(mod->dwmod, addr, bias);
 	/* libdwfl may answer with the unit whose range ends below ADDR
 	   (_start, just past main in .text.startup).  A unit without
 	   ranges of its own is trusted.  */
@@ -717,12 +722,24 @@ static bool same_line(Dwarf_Line *a, Dwarf_Line *b)
 }
 
 /* The line table row gdb would pick for ADDR (a module address), and the
-   address where gdb's line starts.  gdb takes the last row at the highest
-   address not above ADDR, preferring a statement row at that address; and
-   it coalesces consecutive rows of one line once the line has had a
-   non-zero discriminator (dwarf_record_line_p, PR 17276), so such a line
-   starts at its first row.  */
+   address where gdb's line starts.  Of a run of rows of one line, gdb's
+   table keeps the first row and those after it up to the first row with
+   a non-zero discriminator (dwarf_record_line_p, PR 17276: the flag is
+   set by any discriminator since the line changed).  gdb takes the last row
+   of its table at the highest address not above ADDR; when that row is
+   no statement, the last statement row before it at the same address
+   (find_pc_sect_line; a non-statement row of another file at an address
+   that has a statement row is not even in gdb's table).  So a return address in the middle of an
+   inlined call whose rows are one discriminated run gets the line of the
+   statement row where the run starts (the inlined function's opening
+   line), not the run's own line.  */
 #define MAX_LINE_RUN 256
+static bool row_is_stmt(Dwarf_Line *l)
+{
+	bool stmt = false;
+	return dwarf_linebeginstatement(l, &stmt) == 0 && stmt;
+}
+
 static Dwarf_Line *gdb_row(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Addr *start_ret)
 {
 	Dwarf_Lines *lines;
@@ -742,117 +759,46 @@ static Dwarf_Line *gdb_row(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Addr *start_
 		return NULL;
 	size_t idx = lo - 1;
 	Dwarf_Line *row = dwarf_onesrcline(lines, idx);
-	Dwarf_Addr at;
-	bool end = false, stmt = false;
-	if (dwarf_lineaddr(row, &at) != 0 || dwarf_lineendsequence(row, &end) != 0 || end)
+	bool end = false;
+	if (dwarf_lineendsequence(row, &end) != 0 || end)
 		return NULL;
-	for (size_t j = idx; ; j--) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, j);
-		Dwarf_Addr a;
-		if (dwarf_lineaddr(l, &a) != 0 || a != at)
-			break;
-		if (dwarf_linebeginstatement(l, &stmt) == 0 && stmt) {
-			idx = j;
-			row = l;
-			break;
-		}
-		if (j == 0)
-			break;
-	}
-	/* Walk back through the run of rows of this line.  */
-	Dwarf_Addr start = at;
+	/* The first row of the run of this line.  */
 	size_t first = idx;
-	unsigned int d = 0;
-	bool discriminated = dwarf_linediscriminator(row, &d) == 0 && d;
 	for (size_t k = 0; first > 0 && k < MAX_LINE_RUN; k++) {
-		Dwarf_Line *prev = dwarf_onesrcline(lines, first - 1);
-		if (!same_line(prev, row))
+		if (!same_line(dwarf_onesrcline(lines, first - 1), row))
 			break;
-		if (dwarf_linediscriminator(prev, &d) == 0 && d)
-			discriminated = true;
 		first--;
 	}
-	if (discriminated && first != idx)
-		dwarf_lineaddr(dwarf_onesrcline(lines, first), &start);
-	*start_ret = start;
-	return row;
-}
-
-static bool is_function_scope(Dwarf_Die *die)
-{
-	int tag = dwarf_tag(die);
-	return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-	       tag == DW_TAG_entry_point;
-}
-
-#define MAX_SCOPE_WALK 64
-
-/* The innermost scope with code at ADDR under PARENT, into *RET.  Unlike
-   dwarf_getscopes, look inside namespaces and classes, which have no
-   addresses of their own: clang defines functions in their namespace's
-   DIE, GCC a lambda's call operator in its closure type, itself in the
-   function that holds the lambda.  */
-static bool find_pc_scope(Dwarf_Die *parent, Dwarf_Addr addr, Dwarf_Die *ret, int depth)
-{
-	Dwarf_Die child;
-	if (depth > MAX_SCOPE_WALK || dwarf_child(parent, &child) != 0)
-		return false;
-	do {
-		switch (dwarf_tag(&child)) {
-		case DW_TAG_namespace:
-		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-		case DW_TAG_union_type:
-		case DW_TAG_module:
-			if (find_pc_scope(&child, addr, ret, depth + 1))
-				return true;
-			break;
-		case DW_TAG_subprogram:
-		case DW_TAG_inlined_subroutine:
-		case DW_TAG_lexical_block:
-		case DW_TAG_entry_point:
-		case DW_TAG_try_block:
-		case DW_TAG_catch_block:
-			if (dwarf_haspc(&child, addr) > 0) {
-				*ret = child;
-				find_pc_scope(&child, addr, ret, depth + 1);
-				return true;
-			}
-			/* A local class's functions lie outside its
-			   function's addresses.  */
-			if (find_pc_scope(&child, addr, ret, depth + 1))
-				return true;
-			break;
-		default:
+	/* gdb records the rows of a run until one has a non-zero
+	   discriminator (that one and the rest of the run are dropped), and
+	   always the run's first row.  */
+	for (size_t j = first; j <= idx; j++) {
+		unsigned int d = 0;
+		if (dwarf_linediscriminator(dwarf_onesrcline(lines, j), &d) == 0 && d) {
+			idx = j > first ? j - 1 : first;
+			row = dwarf_onesrcline(lines, idx);
 			break;
 		}
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-/* The chain of scopes at ADDR in CUDIE, innermost first, up to the CU, as
-   dwarf_getscopes_die gives it; 0 when no function has code there.
-   dwarf_getscopes follows an inlined function into its abstract
-   definition, and does not look inside namespaces and classes.  */
-int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes)
-{
-	Dwarf_Die *found = NULL, inner;
-	int n = dwarf_getscopes(cudie, addr, &found);
-	bool have = false;
-	for (int i = 0; i < n && !have; i++)
-		have = is_function_scope(&found[i]);
-	if (have)
-		inner = found[0];
-	else
-		have = find_pc_scope(cudie, addr, &inner, 0);
-	free(found);
-	*scopes = NULL;
-	if (!have)
-		return 0;
-	/* The chain of calls is the concrete one that contains the
-	   innermost scope.  */
-	n = dwarf_getscopes_die(&inner, scopes);
-	return n < 0 ? 0 : n;
+	}
+	Dwarf_Addr at;
+	if (dwarf_lineaddr(row, &at) != 0)
+		return NULL;
+	for (size_t j = idx; !row_is_stmt(dwarf_onesrcline(lines, j)) && j > 0 && idx - j < MAX_LINE_RUN; j--) {
+		Dwarf_Line *prev = dwarf_onesrcline(lines, j - 1);
+		Dwarf_Addr a;
+		int lineno = 0;
+		end = false;
+		dwarf_lineendsequence(prev, &end);
+		if (end || dwarf_lineaddr(prev, &a) != 0 || a != at || dwarf_lineno(prev, &lineno) != 0 ||
+		    !lineno)
+			break;
+		if (row_is_stmt(prev)) {
+			row = prev;
+			break;
+		}
+	}
+	*start_ret = at;
+	return row;
 }
 
 /* Describe the frame at PC into a new array; *SCOPES_RET receives the
@@ -912,7 +858,7 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	int func_index[MAX_INLINE_DEPTH];
 	size_t nfuncs = 0;
 	for (int i = 0; i < nscopes && nfuncs < MAX_INLINE_DEPTH; i++) {
-		if (!is_function_scope(&scopes[i]))
+		if (!sg_die_is_function(&scopes[i]))
 			continue;
 		func_index[nfuncs] = i;
 		funcs[nfuncs++] = &scopes[i];
@@ -957,13 +903,12 @@ static struct sg_error *describe(struct sg_target *t, uint64_t pc, bool activati
 	return NULL;
 }
 
-struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_frame *uf, bool tramp,
-				   const char *unwinder, size_t physical, struct sg_frame **frames,
-				   size_t *nframes, size_t *cap)
+/* The description of a frame at PC, from T's cache or made there.  */
+static struct sg_error *described(struct sg_target *t, uint64_t pc, bool activation, bool tramp,
+				  struct desc_entry **ret)
 {
-	uint64_t pc = uf->regs.r[SG_REG_RIP];
 	/* PCs are below 2^62 on x86-64; the low bits hold the flags.  */
-	uint64_t key = (pc << 2 | (uf->activation ? 2 : 0) | (tramp ? 1 : 0)) + 1;
+	uint64_t key = (pc << 2 | (activation ? 2 : 0) | (tramp ? 1 : 0)) + 1;
 	if (!t->frame_cache && !(t->frame_cache = calloc(1, sizeof(*t->frame_cache))))
 		return &sg_enomem;
 	struct desc_entry *e = cache_find(t->frame_cache, key, false);
@@ -971,7 +916,7 @@ struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_f
 		struct sg_frame *desc;
 		size_t n;
 		Dwarf_Die *scopes;
-		struct sg_error *err = describe(t, pc, uf->activation, tramp, &desc, &n, &scopes);
+		struct sg_error *err = describe(t, pc, activation, tramp, &desc, &n, &scopes);
 		if (err)
 			return err;
 		e = cache_find(t->frame_cache, key, true);
@@ -984,6 +929,41 @@ struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_f
 		e->n = n;
 		e->scopes = scopes;
 	}
+	*ret = e;
+	return NULL;
+}
+
+/* The concrete subprogram around the call that returns to RETURN_PC (a
+   caller frame's pc), from that frame's description, which the unwinder
+   needs next anyway: no second walk of the unit's DIEs for the tail-call
+   search.  */
+bool sg_frame_caller_subprogram(struct sg_target *t, uint64_t return_pc, Dwarf_Die *ret)
+{
+	struct desc_entry *e;
+	struct sg_error *err = described(t, return_pc, false, false, &e);
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
+	if (!e->scopes || !e->n)
+		return false;
+	for (int i = 0; i < e->frames[0].nscopes; i++) {
+		if (dwarf_tag(&e->scopes[i]) == DW_TAG_subprogram) {
+			*ret = e->scopes[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+struct sg_error *sg_frame_describe(struct sg_target *t, const struct sg_unwind_frame *uf, bool tramp,
+				   const char *unwinder, size_t physical, struct sg_frame **frames,
+				   size_t *nframes, size_t *cap)
+{
+	struct desc_entry *e;
+	struct sg_error *err = described(t, uf->regs.r[SG_REG_RIP], uf->activation, tramp, &e);
+	if (err)
+		return err;
 	for (size_t i = 0; i < e->n; i++) {
 		struct sg_frame *f = sg_array_push(frames, nframes, cap, sizeof(*f));
 		if (!f)

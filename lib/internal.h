@@ -6,6 +6,7 @@
 
 #include <elfutils/libdwfl.h>
 #include <stdarg.h>
+#include <sys/types.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,7 @@ struct sg_thread {
 	int pending_signal;	/* a signal caught by the stop, re-sent at detach */
 	bool seized;
 	bool auto_attached;	/* traced through PTRACE_O_TRACECLONE */
+	bool stopped;		/* its attach stop was waited for */
 };
 
 struct sg_target_ops {
@@ -189,6 +191,12 @@ struct sg_target {
 	struct sg_lookup_cache *lookups;	/* dwlookup.c */
 	struct sg_member_cache *members;	/* value.c */
 	struct sg_reader_cache *readers;	/* registry.c */
+	struct sg_target_data {	/* sg_target_set_data */
+		const void *key;
+		void *data;
+		void (*destroy)(void *data);
+	} *data;
+	size_t ndata, data_cap;
 	struct sg_page_cache *pages;
 	char *maps;		/* /proc/PID/maps when the modules were reported */
 	struct sg_mapping *mappings;	/* parsed from MAPS, by address */
@@ -196,13 +204,27 @@ struct sg_target {
 	bool mappings_parsed;
 	char *maps_lines;	/* a copy of MAPS that the mappings' paths point into */
 
+	/* Keep uncompressed copies of the debug files used, at the end
+	   (sg_debug_cache_store): a process's or a core's, not a fuzz
+	   target's memory.  */
+	bool cache_debug;
+	bool ended;		/* sg_target_end() has run */
+
 	/* live */
 	int mem_fd;
 	bool no_vm_readv;
 	bool gone;		/* the process exited while attached */
 	struct sg_target_stats stats;
+	/* sg_target_overlay_push: values answered from the shell's bytes.  */
+	struct sg_overlay {
+		uint64_t address;
+		size_t size;
+		const unsigned char *data, *known;
+	} overlays[SG_TARGET_OVERLAYS];
+	unsigned noverlays;
 	int gone_status;
 	uint64_t stop_start_ns, stop_end_ns;
+	struct sg_snapshot *snapshot;	/* snapshot.c: the copy reads come from */
 };
 
 /* table.c: the caches' open-addressing hash tables.  */
@@ -246,6 +268,8 @@ struct sg_error *sg_plugin_add_static(struct sg_session *session,
 int sg_target_collect_module(Dwfl_Module *dwmod, void **userdata, const char *name,
 			     Dwarf_Addr start, void *arg);
 int sg_module_cmp(const void *a, const void *b);
+/* A dwfl_getmodules callback adding one to the size_t ARG.  */
+int sg_count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, void *arg);
 /* target-memory.c: a target made of ELF files at chosen addresses (the
    first is the executable) and READ for everything else; one thread with
    REGS (may be NULL).  */
@@ -257,6 +281,11 @@ struct sg_memory_module {
 struct sg_error *sg_memory_target_create(const struct sg_memory_module *mods, size_t n,
 					 sg_memory_read_fn *read, void *arg,
 					 const struct sg_regs *regs, struct sg_target **ret);
+/* target-core.c: a target of the core file PATH; EXE (may be NULL)
+   replaces the executable the core names; SYSROOT and SOLIB_PATH (may
+   be NULL) say where the files it names are.  */
+struct sg_error *sg_core_target_open(const char *path, const char *exe, const char *sysroot,
+				     const char *solib_path, struct sg_target **ret);
 /* What READ returns has changed: drop what was read before.  */
 void sg_target_memory_changed(struct sg_target *target);
 /* session.c: make TARGET the session's, dropping the current one.  */
@@ -266,6 +295,16 @@ void sg_session_memory_changed(struct sg_session *session);
 
 /* Release the target (detach, free).  NULL is ignored.  */
 void sg_target_destroy(struct sg_target *target);
+/* snapshot.c: copy what a walk of the stopped TARGET's stacks needs (the
+   top STACK_BYTES of each thread's stack, the pages read so far), then
+   let the process run and read from the copy.  */
+struct sg_error *sg_target_snapshot(struct sg_target *target, size_t stack_bytes);
+/* mapping.c: the index in TARGET->mappings of the mapping holding ADDR,
+   or -1 (the mappings are parsed on first use).  */
+long sg_target_mapping_index(struct sg_target *target, uint64_t addr);
+/* Let TARGET go (detach a live process) and store what is stored at the
+   end, freeing nothing; sg_target_destroy() may follow.  */
+void sg_target_end(struct sg_target *target);
 /* Report modules to libdwfl, once.  */
 struct sg_error *sg_target_load_modules(struct sg_target *target);
 /* debuginfo.c */
@@ -299,6 +338,13 @@ struct sg_error *sg_frame_tailcalls(struct sg_target *t, uint64_t callee_entry, 
 
 void sg_tailcall_cache_destroy(struct sg_tailcall_cache *cache);
 
+/* unwind.c: the entry values of stack ST's frames already worked out
+   (tailcall.c), FOUND or not with BUDGET callers left to follow.  */
+bool sg_stack_memo_get(const struct sg_stack *st, size_t level, unsigned reg, int budget,
+		       bool *found, uint64_t *value);
+void sg_stack_memo_put(const struct sg_stack *st, size_t level, unsigned reg, int budget,
+		       bool found, uint64_t value);
+
 /* frame.c */
 void sg_frame_cache_destroy(struct sg_frame_cache *cache);
 /* Append the logical frames of physical frame UF to *FRAMES.  */
@@ -312,6 +358,24 @@ Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t a
 /* The chain of scopes at ADDR in CUDIE, innermost first, also inside
    namespaces and classes; 0 when no function has code there.  */
 int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
+/* The concrete subprogram around the call that returns to RETURN_PC,
+   from the caller frame's description.  */
+bool sg_frame_caller_subprogram(struct sg_target *t, uint64_t return_pc, Dwarf_Die *ret);
+/* A subprogram, an inlined call or an entry point.  */
+bool sg_die_is_function(Dwarf_Die *die);
+
+/* DWARF registers 0-16 (the general registers and the return address)
+   are numbered as ours; 17 on are the vector and x87 registers, which
+   sg_regs has not.  */
+#define SG_DWARF_NGPRS 17
+
+/* sg_dwarf_location_eval, with UNIT an attribute of the unit OPS come
+   from (NULL: none): DW_OP_addrx and DW_OP_constx index its .debug_addr
+   (DWARF 5, clang's default).  */
+struct sg_error *sg_dwarf_location_eval_unit(const Dwarf_Op *ops, size_t nops,
+					     const struct sg_dwarf_expr_ctx *ctx, uint64_t bias,
+					     Dwarf_Attribute *unit, sg_dwarf_entry_fn *entry,
+					     void *entry_arg, struct sg_dwarf_location *ret);
 
 /* ---- registries (registry.c) ---- */
 struct sg_plugin;
@@ -343,8 +407,19 @@ struct sg_plugin {
 	void *handle;
 	const struct sg_plugin_info *info;
 	char *path;
+	dev_t dev;		/* of the file, to know it under another name */
+	ino_t ino;
 	void *state;
 };
+
+/* trust.c: sg_trust_check() in parts, for a folder of plugins, whose
+   folders are checked once.  Whether REAL (a resolved path) is in one of
+   SPYGLASS_SAFE_PATH's folders; the checks of a file whose status is ST;
+   those of the folder REAL and the folders above it.  */
+struct stat;
+bool sg_trust_in_safe_path(const char *real);
+struct sg_error *sg_trust_file(const struct stat *st);
+struct sg_error *sg_trust_folders(const char *real);
 
 struct sg_session {
 	struct sg_target *target;
@@ -378,6 +453,7 @@ struct sg_session {
 	struct sg_target *prewarmed;
 
 	struct sg_plugin *plugins;	/* in load order */
+	char *sysroot, *solib_search_path;	/* for cores (core.h) */
 	struct sg_plugin *loading;	/* the plugin whose init is running */
 };
 

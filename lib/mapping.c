@@ -4,13 +4,41 @@
 #include <config.h>
 #include "internal.h"
 
-#include <inttypes.h>
-#include <stdio.h>
+#include <stdlib.h>
 
 static int mapping_cmp(const void *a, const void *b)
 {
 	const struct sg_mapping *x = a, *y = b;
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Parse one line of /proc/PID/maps, "start-end perms offset dev inode
+   path", into M; the path is left to the caller.  Returns the offset of
+   the path in LINE (LEN if none), or 0 if the line is not one.  By hand,
+   not sscanf: a process with many threads has hundreds of lines, parsed
+   before the stop.  */
+static size_t parse_line(const char *line, size_t len, struct sg_mapping *m)
+{
+	char *end;
+	m->start = strtoull(line, &end, 16);
+	if (end == line || *end != '-')
+		return 0;
+	const char *q = end + 1;
+	m->end = strtoull(q, &end, 16);
+	if (end == q || *end != ' ' || (size_t)(end + 5 - line) > len)
+		return 0;
+	m->readable = end[1] == 'r';
+	m->writable = end[2] == 'w';
+	m->executable = end[3] == 'x';
+	/* Skip the perms, offset, device and inode fields.  */
+	q = end + 1;
+	for (int field = 0; field < 4 && q < line + len; field++) {
+		while (q < line + len && *q != ' ')
+			q++;
+		while (q < line + len && *q == ' ')
+			q++;
+	}
+	return (size_t)(q - line);
 }
 
 static void parse_maps(struct sg_target *t)
@@ -23,42 +51,32 @@ static void parse_maps(struct sg_target *t)
 	if (!t->maps_lines)
 		return;
 	size_t cap = 0;
-	for (const char *p = t->maps_lines; *p;) {
-		const char *eol = strchr(p, '\n');
+	for (char *p = t->maps_lines; *p;) {
+		char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		uint64_t start, end;
-		char perms[8];
-		int path_off = 0;
-		char line[4096];
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %*s %*s %*s %n", &start, &end, perms,
-			   &path_off) >= 3) {
-			struct sg_mapping *m = sg_array_push(&t->mappings, &t->nmappings, &cap,
-							     sizeof(*m));
-			if (!m)
+		struct sg_mapping m;
+		size_t path_off = parse_line(p, len, &m);
+		if (path_off) {
+			struct sg_mapping *slot = sg_array_push(&t->mappings, &t->nmappings, &cap,
+								sizeof(*slot));
+			if (!slot)
 				return;
-			m->start = start;
-			m->end = end;
-			m->readable = perms[0] == 'r';
-			m->writable = perms[1] == 'w';
-			m->executable = perms[2] == 'x';
 			/* Paths point into maps_lines: cut the line.  */
-			char *path = (char *)p + (path_off && (size_t)path_off <= len ? (size_t)path_off : len);
-			m->path = path;
-			if (eol)
-				*(char *)eol = '\0';
+			m.path = p + path_off;
+			p[len] = '\0';
+			*slot = m;
 		}
-		p = eol ? eol + 1 : p + len;
+		p += len + (eol != NULL);
 	}
 	if (t->nmappings)
 		qsort(t->mappings, t->nmappings, sizeof(*t->mappings), mapping_cmp);
 }
 
-bool sg_target_mapping_at(struct sg_target *t, uint64_t addr, struct sg_mapping *ret)
+long sg_target_mapping_index(struct sg_target *t, uint64_t addr)
 {
 	if (!t->mappings_parsed) {
 		if (!t->maps && sg_target_load_modules(t) != NULL)
-			return false;
+			return -1;
 		parse_maps(t);
 	}
 	size_t lo = 0, hi = t->nmappings;
@@ -69,9 +87,13 @@ bool sg_target_mapping_at(struct sg_target *t, uint64_t addr, struct sg_mapping 
 		else
 			hi = mid;
 	}
-	if (lo < t->nmappings && t->mappings[lo].start <= addr) {
-		*ret = t->mappings[lo];
-		return true;
-	}
-	return false;
+	return lo < t->nmappings && t->mappings[lo].start <= addr ? (long)lo : -1;
+}
+
+bool sg_target_mapping_at(struct sg_target *t, uint64_t addr, struct sg_mapping *ret)
+{
+	long i = sg_target_mapping_index(t, addr);
+	if (i >= 0)
+		*ret = t->mappings[i];
+	return i >= 0;
 }

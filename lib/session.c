@@ -33,8 +33,7 @@ static void drop_target(struct sg_session *s)
 	if (!t)
 		return;
 	sg_registry_forget_target(s, t);
-	if (t->ops->detach)
-		t->ops->detach(t);
+	sg_target_end(t);
 	s->last_paused_ns = sg_target_paused_ns(t);
 	/* Forgotten before it is freed: a fatal signal's handler detaches
 	   the session's target.  */
@@ -62,6 +61,8 @@ void sg_session_destroy(struct sg_session *s)
 	sg_settings_deinit(s);
 	sg_registry_deinit(s);
 	drop_hints(s);
+	free(s->sysroot);
+	free(s->solib_search_path);
 	free(s);
 }
 
@@ -102,6 +103,49 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	return err;
 }
 
+struct sg_error *sg_session_open_core(struct sg_session *s, const char *core, const char *exe)
+{
+	struct sg_target *t;
+	struct sg_error *err = sg_core_target_open(core, exe, s->sysroot, s->solib_search_path, &t);
+	if (err)
+		return err;
+	drop_target(s);
+	drop_hints(s);
+	s->no_stacks = false;
+	s->target = t;
+	/* What the handlers find once per target (a runtime's tables),
+	   as an attach does before its stop.  */
+	sg_registry_prepare_target(s, t);
+	return NULL;
+}
+
+static struct sg_error *set_path(char **field, const char *value)
+{
+	char *copy = value && value[0] ? strdup(value) : NULL;
+	if (value && value[0] && !copy)
+		return &sg_enomem;
+	free(*field);
+	*field = copy;
+	return NULL;
+}
+
+struct sg_error *sg_session_set_sysroot(struct sg_session *s, const char *dir)
+{
+	return set_path(&s->sysroot, dir);
+}
+
+struct sg_error *sg_session_set_solib_search_path(struct sg_session *s, const char *path)
+{
+	return set_path(&s->solib_search_path, path);
+}
+
+const char *sg_session_sysroot(struct sg_session *s) { return s->sysroot ? s->sysroot : ""; }
+
+const char *sg_session_solib_search_path(struct sg_session *s)
+{
+	return s->solib_search_path ? s->solib_search_path : "";
+}
+
 void sg_session_set_target(struct sg_session *s, struct sg_target *t)
 {
 	drop_target(s);
@@ -119,6 +163,29 @@ void sg_session_memory_changed(struct sg_session *s)
 
 void sg_session_hint_no_stacks(struct sg_session *s) { s->no_stacks = true; }
 
+/* [sp, the mapping's end) is the part of a stack in use: all of it, up to
+   this much (a runaway recursion), is copied.  */
+#define SNAPSHOT_STACK_BYTES (8 << 20)
+
+struct sg_error *sg_session_snapshot(struct sg_session *s, size_t stack_bytes)
+{
+	if (!s->target)
+		return sg_error_create(SG_ERROR_TARGET, "the program is not being run");
+	struct sg_error *err = sg_target_snapshot(s->target, stack_bytes ? stack_bytes
+									 : SNAPSHOT_STACK_BYTES);
+	if (!err)
+		s->last_paused_ns = sg_target_paused_ns(s->target);
+	return err;
+}
+
+void sg_session_end(struct sg_session *s)
+{
+	if (!s || !s->target)
+		return;
+	sg_target_end(s->target);
+	s->last_paused_ns = sg_target_paused_ns(s->target);
+}
+
 struct sg_error *sg_session_detach(struct sg_session *s)
 {
 	if (!s->target)
@@ -134,7 +201,7 @@ struct sg_error *sg_session_need_target(struct sg_session *s, struct sg_target *
 {
 	if (!s->target)
 		return sg_error_create(SG_ERROR_TARGET,
-				       "no target: use \"attach PID\" or start with -p PID");
+				       "no target: use \"attach PID\" or \"core-file CORE\", or start with -p PID or -c CORE");
 	/* A waitpid(WNOHANG) per thread: a target that died since the last
 	   command must fail every command with the same clear line.  Commands
 	   run by another command ("thread apply all bt") skip it: once per

@@ -3,7 +3,7 @@
    Demangled names are cached per target, keyed by the raw name's address in
    libdwfl's string table, which is stable until the target is destroyed.  */
 #include <config.h>
-#include "internal.h"
+#include "cache.h"
 
 #include <ctype.h>
 #include <gelf.h>
@@ -211,6 +211,14 @@ struct sg_symnames {
 	   (a non-Python process asked for _PyRuntime, libstdc++'s 5000).  */
 	uint32_t *idents;
 	size_t idents_cap, nidents;
+	bool store;		/* built in this run: keep it in the cache */
+};
+
+/* The cache file's fixed part; the tables follow: slots[cap],
+   hashes[cap], idents[idents_cap].  */
+struct cached_symnames {
+	uint64_t cap, idents_cap, nidents;
+	uint32_t mangled, idents_failed;
 };
 
 void sg_symnames_destroy(struct sg_symnames *sn)
@@ -288,12 +296,81 @@ static bool add_idents(struct sg_symnames *sn, const char *raw)
 	return true;
 }
 
+/* Whether the open-addressing table T of CAP slots can be searched: CAP a
+   power of two with a free slot, so that a probe ends; every entry below
+   LIMIT (0: any).  */
+static bool table_ok(const uint32_t *t, size_t cap, uint32_t limit)
+{
+	if (cap < 2 || (cap & (cap - 1)))
+		return false;
+	size_t used = 0;
+	for (size_t i = 0; i < cap; i++) {
+		if (limit && t[i] >= limit)
+			return false;
+		used += t[i] != 0;
+	}
+	return used < cap;
+}
+
+/* The cached table of ID (for N symbols), checked.  */
+static struct sg_symnames *symnames_from_cache(const struct sg_cache_id *id, int n)
+{
+	void *data;
+	size_t size;
+	if (!sg_cache_read(id, SG_CACHE_SYMNAMES, &data, &size))
+		return NULL;
+	struct cached_symnames h;
+	struct sg_symnames *sn = NULL;
+	const char *why = "bad size";
+	if (size < sizeof(h))
+		goto out;
+	memcpy(&h, data, sizeof(h));
+	if (h.cap > size / 8 || h.idents_cap > size / 4 ||
+	    size != sizeof(h) + 8 * h.cap + 4 * h.idents_cap)
+		goto out;
+	const uint32_t *slots = (const uint32_t *)((char *)data + sizeof(h));
+	const uint32_t *idents = slots + 2 * h.cap;
+	why = "bad tables";
+	if (!table_ok(slots, h.cap, n + 1u) || (h.idents_cap && !table_ok(idents, h.idents_cap, 0)) ||
+	    h.nidents >= (h.idents_cap ? h.idents_cap : 1) || h.mangled > 1 || h.idents_failed > 1)
+		goto out;
+	why = "out of memory";
+	if (!(sn = calloc(1, sizeof(*sn))) || !(sn->slots = malloc(4 * h.cap)) ||
+	    !(sn->hashes = malloc(4 * h.cap)) ||
+	    (h.idents_cap && !(sn->idents = malloc(4 * h.idents_cap))))
+		goto out;
+	memcpy(sn->slots, slots, 4 * h.cap);
+	memcpy(sn->hashes, slots + h.cap, 4 * h.cap);
+	if (h.idents_cap)
+		memcpy(sn->idents, idents, 4 * h.idents_cap);
+	sn->cap = h.cap;
+	sn->idents_cap = h.idents_failed ? SIZE_MAX : h.idents_cap;
+	sn->nidents = h.nidents;
+	sn->mangled = h.mangled;
+	why = NULL;
+out:
+	free(data);
+	if (why) {
+		sg_trace("cache", "symnames %s: ignored: %s", id->hex, why);
+		sg_symnames_destroy(sn);
+		return NULL;
+	}
+	return sn;
+}
+
 static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
 {
 	int n = dwfl_module_getsymtab(dwmod);
-	struct sg_symnames *sn = calloc(1, sizeof(*sn));
+	struct sg_cache_id id;
+	bool cacheable = sg_cache_module_id(dwmod, n, &id);
+	struct sg_symnames *sn = cacheable ? symnames_from_cache(&id, n) : NULL;
+	sg_cache_id_fini(&id);
+	if (sn)
+		return sn;
+	sn = calloc(1, sizeof(*sn));
 	if (!sn || n < 0)
 		goto fail;
+	sn->store = cacheable;
 	sn->cap = 16;
 	while (sn->cap < 2 * (size_t)n)
 		sn->cap *= 2;
@@ -322,10 +399,38 @@ static struct sg_symnames *symnames_build(Dwfl_Module *dwmod)
 		sn->slots[k] = i + 1;
 		sn->hashes[k] = h;
 	}
+	sg_trace("cache", "symnames: hashed %d symbols", n);
 	return sn;
 fail:
 	sg_symnames_destroy(sn);
 	return NULL;
+}
+
+void sg_symnames_cache_store(struct sg_module *mod)
+{
+	struct sg_symnames *sn = mod->symnames;
+	if (!sn || !sn->store)
+		return;
+	sn->store = false;
+	struct sg_cache_id id;
+	if (!sg_cache_module_id(mod->dwmod, dwfl_module_getsymtab(mod->dwmod), &id))
+		return;
+	bool failed = sn->idents_cap == SIZE_MAX;
+	struct cached_symnames h = {
+		.cap = sn->cap,
+		.idents_cap = failed ? 0 : sn->idents_cap,
+		.nidents = failed ? 0 : sn->nidents,
+		.mangled = sn->mangled,
+		.idents_failed = failed,
+	};
+	struct iovec parts[] = {
+		{ &h, sizeof(h) },
+		{ sn->slots, 4 * sn->cap },
+		{ sn->hashes, 4 * sn->cap },
+		{ sn->idents, 4 * h.idents_cap },
+	};
+	sg_cache_write(&id, SG_CACHE_SYMNAMES, parts, SG_ARRAY_SIZE(parts));
+	sg_cache_id_fini(&id);
 }
 
 /* Weigh symbol I of MOD against *RET (of rank *BEST_RANK), for NAME.  */

@@ -174,6 +174,48 @@ void sg_page_cache_destroy(struct sg_page_cache *c)
 	free(c);
 }
 
+struct sg_error *sg_target_overlay_push(struct sg_target *t, uint64_t address, const void *data,
+					const unsigned char *known, size_t size)
+{
+	if (t->noverlays == SG_TARGET_OVERLAYS)
+		return sg_error_format(SG_ERROR_USAGE, "more than %d values outside memory at once",
+				       SG_TARGET_OVERLAYS);
+	if (address + size < address)
+		return sg_error_fault(address, size, EFAULT);
+	t->overlays[t->noverlays++] = (struct sg_overlay){ address, size, data, known };
+	return NULL;
+}
+
+void sg_target_overlay_pop(struct sg_target *t)
+{
+	if (t->noverlays)
+		t->noverlays--;
+}
+
+/* The overlay ADDRESS is in, or NULL.  */
+static const struct sg_overlay *overlay_at(const struct sg_target *t, uint64_t address)
+{
+	for (unsigned i = t->noverlays; i-- > 0;) {
+		const struct sg_overlay *o = &t->overlays[i];
+		if (address >= o->address && address - o->address < o->size)
+			return o;
+	}
+	return NULL;
+}
+
+/* A read that starts in overlay O: all of it in O and known, or a fault
+   at the first byte that is not.  */
+static struct sg_error *overlay_read(const struct sg_overlay *o, uint64_t address, void *buf,
+				     size_t size)
+{
+	uint64_t off = address - o->address;
+	for (size_t i = 0; i < size; i++)
+		if (off + i >= o->size || (o->known && !o->known[off + i]))
+			return sg_error_fault(address + i, size - i, EFAULT);
+	memcpy(buf, o->data + off, size);
+	return NULL;
+}
+
 struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void *buf,
 				size_t size)
 {
@@ -181,6 +223,9 @@ struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void
 		return NULL;
 	if (address + size < address)
 		return sg_error_fault(address, size, EFAULT);
+	const struct sg_overlay *o = target->noverlays ? overlay_at(target, address) : NULL;
+	if (o)
+		return overlay_read(o, address, buf, size);
 	if (target->gone)
 		return sg_target_gone_error(target);
 	target->stats.reads++;
@@ -224,8 +269,11 @@ struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t addres
 		size_t want = SG_PAGE_SIZE - (at - page);
 		if (want > max - b.len)
 			want = max - b.len;
-		const unsigned char *data = target->gone || at < address ? NULL
-									 : page_cache_get(target, page);
+		const struct sg_overlay *o = target->noverlays ? overlay_at(target, at) : NULL;
+		if (o && want > o->size - (at - o->address))
+			want = o->size - (at - o->address);
+		const unsigned char *data = target->gone || at < address || o
+						    ? NULL : page_cache_get(target, page);
 		if (data) {
 			const unsigned char *src = data + (at - page);
 			const unsigned char *nul = memchr(src, '\0', want);
@@ -271,15 +319,23 @@ struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t addres
 	return NULL;
 }
 
+void sg_target_end(struct sg_target *t)
+{
+	if (t->ended)
+		return;
+	t->ended = true;
+	if (t->ops->detach)
+		t->ops->detach(t);
+	/* The target runs again: now is the time for slow work.  */
+	if (t->cache_debug && t->nmodules)
+		sg_debug_cache_store(t);
+}
+
 void sg_target_destroy(struct sg_target *t)
 {
 	if (!t)
 		return;
-	if (t->ops->detach)
-		t->ops->detach(t);
-	/* The target runs again: now is the time for slow work.  */
-	if (t->kind == SG_TARGET_LIVE && t->nmodules)
-		sg_debug_cache_store(t);
+	sg_target_end(t);
 	drop_modules(t);
 	free(t->maps);
 	free(t->mappings);
@@ -290,6 +346,34 @@ void sg_target_destroy(struct sg_target *t)
 	free(t->threads);
 	free(t->exe);
 	free(t);
+}
+
+struct sg_error *sg_target_set_data(struct sg_target *t, const void *key, void *data,
+				    void (*destroy)(void *data))
+{
+	for (size_t i = 0; i < t->ndata; i++) {
+		struct sg_target_data *d = &t->data[i];
+		if (d->key == key) {
+			if (d->destroy && d->data != data)
+				d->destroy(d->data);
+			d->data = data;
+			d->destroy = destroy;
+			return NULL;
+		}
+	}
+	struct sg_target_data *d = sg_array_push(&t->data, &t->ndata, &t->data_cap, sizeof(*d));
+	if (!d)
+		return &sg_enomem;
+	*d = (struct sg_target_data){ key, data, destroy };
+	return NULL;
+}
+
+void *sg_target_get_data(const struct sg_target *t, const void *key)
+{
+	for (size_t i = 0; i < t->ndata; i++)
+		if (t->data[i].key == key)
+			return t->data[i].data;
+	return NULL;
 }
 
 /* ---- modules ---- */
@@ -325,7 +409,7 @@ int sg_module_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, void *arg)
+int sg_count_module(Dwfl_Module *m, void **u, const char *n, Dwarf_Addr s, void *arg)
 {
 	(*(size_t *)arg)++;
 	return DWARF_CB_OK;
@@ -371,6 +455,13 @@ static void drop_modules(struct sg_target *t)
 	t->members = NULL;
 	sg_reader_cache_destroy(t->readers);
 	t->readers = NULL;
+	/* The callers' data may point into the DWARF as well.  */
+	for (size_t i = 0; i < t->ndata; i++)
+		if (t->data[i].destroy)
+			t->data[i].destroy(t->data[i].data);
+	free(t->data);
+	t->data = NULL;
+	t->ndata = t->data_cap = 0;
 	for (size_t i = 0; i < t->nmodules; i++) {
 		sg_symtab_destroy(t->modules[i]->symtab);
 		sg_symnames_destroy(t->modules[i]->symnames);
@@ -387,15 +478,70 @@ static void drop_modules(struct sg_target *t)
 	t->dwfl = NULL;
 }
 
+/* The next line of the maps text at *P that maps a file (its path
+   starts with '/'), or NULL; *P moves past it.  */
+static const char *next_file_line(const char **p, size_t *len)
+{
+	while (**p) {
+		const char *line = *p, *eol = strchr(line, '\n');
+		size_t n = eol ? (size_t)(eol - line) : strlen(line);
+		*p = line + n + (eol != NULL);
+		/* The path is the sixth field; the fifth (the inode) is 0
+		   for anonymous memory.  */
+		const char *q = line;
+		for (int field = 0; field < 5 && q < line + n; field++) {
+			q += strcspn(q, " \n");
+			q += strspn(q, " ");
+		}
+		if (q < line + n && *q == '/') {
+			*len = n;
+			return line;
+		}
+	}
+	return NULL;
+}
+
+/* Whether the maps texts A and B map the same files at the same places:
+   the modules are the same, only anonymous memory (heap, stacks, arenas)
+   differs.  */
+static bool same_files(const char *a, const char *b)
+{
+	for (;;) {
+		size_t la = 0, lb = 0;
+		const char *x = next_file_line(&a, &la), *y = next_file_line(&b, &lb);
+		if (!x || !y)
+			return x == y;
+		if (la != lb || memcmp(x, y, la))
+			return false;
+	}
+}
+
 struct sg_error *sg_target_refresh_modules(struct sg_target *t)
 {
 	if (!t->dwfl)
 		return NULL;
 	char *now = read_maps(proc_pid(t));
-	bool same = now && t->maps && !strcmp(now, t->maps);
-	free(now);
-	if (same)
+	if (now && t->maps && !strcmp(now, t->maps)) {
+		free(now);
 		return NULL;
+	}
+	if (now && t->maps && same_files(now, t->maps)) {
+		/* New anonymous mappings (a thread's stack, a malloc arena):
+		   the modules and what was learnt from them stay.  */
+		bool parsed = t->mappings_parsed;
+		free(t->maps);
+		free(t->mappings);
+		free(t->maps_lines);
+		t->maps = now;
+		t->mappings = NULL;
+		t->maps_lines = NULL;
+		t->nmappings = 0;
+		t->mappings_parsed = false;
+		if (parsed)
+			sg_target_mapping_index(t, 0);	/* parse them again now */
+		return NULL;
+	}
+	free(now);
 	drop_modules(t);
 	return sg_target_load_modules(t);
 }
@@ -420,7 +566,9 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 	dwfl_report_begin(dwfl);
 	int r = dwfl_linux_proc_report(dwfl, proc_pid(t));
 	if (dwfl_report_end(dwfl, NULL, NULL) != 0 || r != 0) {
-		struct sg_error *err = !sg_target_alive(t) ? sg_target_gone_error(t)
+		/* ESRCH: /proc/PID went while it was read, though a dying
+		   process can still look alive for a moment.  */
+		struct sg_error *err = r == ESRCH || !sg_target_alive(t) ? sg_target_gone_error(t)
 			: r > 0
 			? sg_error_os(r, "cannot read the modules of process %d", t->pid)
 			: sg_error_dwfl("cannot report modules");
@@ -428,7 +576,7 @@ struct sg_error *sg_target_load_modules(struct sg_target *t)
 		return err;
 	}
 	size_t n = 0;
-	dwfl_getmodules(dwfl, count_module, &n, 0);
+	dwfl_getmodules(dwfl, sg_count_module, &n, 0);
 	t->modules = calloc(n ? n : 1, sizeof(*t->modules));
 	if (!t->modules) {
 		dwfl_end(dwfl);

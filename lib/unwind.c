@@ -30,7 +30,57 @@ struct sg_stack {
 	size_t nframes, frames_cap;
 	char *stop_reason;
 	bool truncated;
+	/* Entry values found so far (tailcall.c), a table of struct
+	   entry_memo: a recursion's frames each ask their caller's, which
+	   would make a bt quadratic.  */
+	struct sg_table memo;
 };
+
+struct entry_memo {
+	uint64_t key;		/* level << 16 | reg, plus one; 0: empty */
+	int budget;		/* not found with this many callers left to follow */
+	bool found;
+	uint64_t value;
+};
+
+static bool memo_used(const void *e) { return ((const struct entry_memo *)e)->key != 0; }
+static uint64_t memo_hash(const void *e) { return sg_hash64(((const struct entry_memo *)e)->key); }
+static bool memo_eq(const void *e, const void *key)
+{
+	return ((const struct entry_memo *)e)->key == *(const uint64_t *)key;
+}
+static const struct sg_table_type memo_table = { sizeof(struct entry_memo), 64, memo_used, memo_hash };
+
+static uint64_t memo_key(size_t level, unsigned reg)
+{
+	return ((uint64_t)level << 16 | (reg & 0xffff)) + 1;
+}
+
+bool sg_stack_memo_get(const struct sg_stack *st, size_t level, unsigned reg, int budget,
+		       bool *found, uint64_t *value)
+{
+	uint64_t key = memo_key(level, reg);
+	const struct entry_memo *m = sg_table_find((struct sg_table *)&st->memo, &memo_table,
+						   sg_hash64(key), memo_eq, &key, false);
+	/* A value holds for any budget; "not found" only for a budget no
+	   larger than the one that found nothing.  */
+	if (!m || (!m->found && budget > m->budget))
+		return false;
+	*found = m->found;
+	*value = m->value;
+	return true;
+}
+
+void sg_stack_memo_put(const struct sg_stack *cst, size_t level, unsigned reg, int budget,
+		       bool found, uint64_t value)
+{
+	struct sg_stack *st = (struct sg_stack *)cst;	/* a cache, not the stack */
+	uint64_t key = memo_key(level, reg);
+	struct entry_memo *m = sg_table_find(&st->memo, &memo_table, sg_hash64(key), memo_eq, &key,
+					     true);
+	if (m)
+		*m = (struct entry_memo){ key, budget, found, value };
+}
 
 size_t sg_stack_count(const struct sg_stack *st) { return st->nframes; }
 
@@ -62,6 +112,7 @@ void sg_stack_destroy(struct sg_stack *st)
 	free(st->phys);
 	free(st->frames);
 	free(st->stop_reason);
+	free(st->memo.slots);
 	free(st);
 }
 
@@ -112,15 +163,22 @@ static struct sg_error *unwind_physical(struct sg_session *s, struct sg_target *
 	if (limit == 0 || limit > MAX_PHYSICAL_FRAMES)
 		limit = MAX_PHYSICAL_FRAMES;
 	while (st->nphys < limit) {
+		/* The caller is unwound in place, into the next slot.  */
+		if (st->nphys == st->phys_cap) {
+			if (!sg_array_push(&st->phys, &st->nphys, &st->phys_cap, sizeof(*st->phys)))
+				return &sg_enomem;
+			st->nphys--;
+		}
 		const struct phys_frame *callee = &st->phys[st->nphys - 1];
-		struct sg_unwind_frame caller;
+		struct phys_frame *pf = &st->phys[st->nphys];
+		struct sg_unwind_frame *cf = &pf->f;
 		const struct sg_handler *by = NULL;
 		bool outermost = false;
 		for (size_t k = 0; k < nunwinders && !by && !outermost; k++) {
 			const struct sg_handler *h = forced ? forced : &s->handlers[SG_REGISTRY_UNWINDER][k];
 			const struct sg_unwinder_ops *ops = h->e.ops;
-			memset(&caller, 0, sizeof(caller));
-			struct sg_error *err = ops->step(t, &callee->f, &caller, h->e.arg);
+			memset(cf, 0, sizeof(*cf));
+			struct sg_error *err = ops->step(t, &callee->f, cf, h->e.arg);
 			if (!err) {
 				by = h;
 			} else if (sg_error_code(err) == SG_ERROR_STOP) {
@@ -143,28 +201,25 @@ static struct sg_error *unwind_physical(struct sg_session *s, struct sg_target *
 			set_reason(st, "no unwind information for pc 0x%" PRIx64, pc);
 			return NULL;
 		}
-		if (!sg_regs_has(&caller.regs, SG_REG_RIP) || caller.regs.r[SG_REG_RIP] == 0)
+		if (!sg_regs_has(&cf->regs, SG_REG_RIP) || cf->regs.r[SG_REG_RIP] == 0)
 			return NULL;	/* a zero return address ends the stack, as in gdb */
 		uint64_t sp = callee->f.regs.r[SG_REG_RSP];
-		uint64_t csp = caller.regs.r[SG_REG_RSP];
-		if (!sg_regs_has(&caller.regs, SG_REG_RSP)) {
+		uint64_t csp = cf->regs.r[SG_REG_RSP];
+		if (!sg_regs_has(&cf->regs, SG_REG_RSP)) {
 			set_reason(st, "frame at pc 0x%" PRIx64 " has no stack pointer", pc);
 			return NULL;
 		}
 		/* A signal may run on another stack (sigaltstack), so only a
 		   normal call must move the stack pointer up.  */
-		if (!caller.activation && csp <= sp) {
-			if (csp == sp && caller.regs.r[SG_REG_RIP] == pc)
+		if (!cf->activation && csp <= sp) {
+			if (csp == sp && cf->regs.r[SG_REG_RIP] == pc)
 				set_reason(st, "previous frame identical to this frame (corrupt stack?)");
 			else
 				set_reason(st, "previous frame inner to this frame (corrupt stack?)");
 			return NULL;
 		}
-		struct phys_frame *pf = sg_array_push(&st->phys, &st->nphys, &st->phys_cap, sizeof(*pf));
-		if (!pf)
-			return &sg_enomem;
-		pf->f = caller;
 		pf->unwinder = by->e.name;
+		st->nphys++;
 	}
 	st->truncated = true;
 	return NULL;
@@ -192,11 +247,55 @@ static void cut_after_main(struct sg_target *t, struct sg_stack *st)
 	}
 }
 
-/* Unwind from REGS on T (THREAD may be NULL) into a new stack.  */
+/* The frames the prewarm described already: a frame's pc and kind, and
+   its caller's pc, which are all the keys of the description and
+   tail-call caches.  The threads of a process share most frames.  */
+struct seen_frame {
+	uint64_t key;		/* pc << 2 | activation << 1 | trampoline, plus one; 0: empty */
+	uint64_t caller;	/* the caller's pc, or 0 */
+};
+
+static bool seen_used(const void *e) { return ((const struct seen_frame *)e)->key != 0; }
+
+static uint64_t seen_hash(const void *e)
+{
+	const struct seen_frame *f = e;
+	return sg_hash64(f->key * UINT64_C(0x9e3779b97f4a7c15) ^ f->caller);
+}
+
+static bool seen_eq(const void *e, const void *key)
+{
+	const struct seen_frame *a = e, *b = key;
+	return a->key == b->key && a->caller == b->caller;
+}
+
+static const struct sg_table_type seen_table = { sizeof(struct seen_frame), 256, seen_used, seen_hash };
+
+/* Whether SEEN had physical frame I of ST (its trampoline flag TRAMP);
+   adds it.  */
+static bool seen_before(struct sg_table *seen, const struct sg_stack *st, size_t i, bool tramp)
+{
+	const struct sg_unwind_frame *f = &st->phys[i].f;
+	struct seen_frame key = {
+		(f->regs.r[SG_REG_RIP] << 2 | (f->activation ? 2 : 0) | (tramp ? 1 : 0)) + 1,
+		i + 1 < st->nphys ? st->phys[i + 1].f.regs.r[SG_REG_RIP] : 0,
+	};
+	uint64_t h = seen_hash(&key);
+	if (sg_table_find(seen, &seen_table, h, seen_eq, &key, false))
+		return true;
+	struct seen_frame *e = sg_table_find(seen, &seen_table, h, seen_eq, &key, true);
+	if (e)
+		*e = key;
+	return false;
+}
+
+/* Unwind from REGS on T (THREAD may be NULL) into a new stack.  With SEEN
+   (the prewarm), frames described before are skipped: their descriptions
+   are in the caches already, and the stack is thrown away.  */
 static struct sg_error *stack_build(struct sg_session *s, struct sg_target *t,
 				   struct sg_thread *thread, const struct sg_regs *regs,
 				   const char *only, size_t limit, unsigned flags,
-				   struct sg_stack **ret)
+				   struct sg_table *seen, struct sg_stack **ret)
 {
 	struct sg_stack *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -209,6 +308,8 @@ static struct sg_error *stack_build(struct sg_session *s, struct sg_target *t,
 			/* A frame whose caller has an exact pc was interrupted
 			   by a signal: it is the signal trampoline.  */
 			bool tramp = i > 0 && i + 1 < st->nphys && st->phys[i + 1].f.activation;
+			if (seen && seen_before(seen, st, i, tramp))
+				continue;
 			err = sg_frame_describe(t, &p->f, tramp, p->unwinder, i, &st->frames,
 						&st->nframes, &st->frames_cap);
 			/* Functions that tail-called this frame sit between it
@@ -243,7 +344,7 @@ struct sg_error *sg_stack_unwind(struct sg_session *s, struct sg_thread *thread,
 		uint64_t l = sg_setting_uint(s, "backtrace limit", UINT64_MAX);
 		limit = l == UINT64_MAX ? 0 : l;
 	}
-	return stack_build(s, t, thread, sg_thread_regs(thread), only, limit, flags, ret);
+	return stack_build(s, t, thread, sg_thread_regs(thread), only, limit, flags, NULL, ret);
 }
 
 /* Before the stop: look up the names commands will need
@@ -278,6 +379,7 @@ void sg_session_prewarm(struct sg_target *t, void *arg)
 	if (!dir)
 		return;
 	struct dirent *de;
+	struct sg_table seen = { 0 };
 	for (size_t n = 0; (de = readdir(dir)) && n < MAX_PREWARM_THREADS;) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -289,9 +391,10 @@ void sg_session_prewarm(struct sg_target *t, void *arg)
 		sg_regs_set(&regs, SG_REG_RIP, pc);
 		sg_regs_set(&regs, SG_REG_RSP, sp);
 		struct sg_stack *st;
-		if (stack_build(s, t, NULL, &regs, NULL, MAX_PREWARM_FRAMES, 0, &st) == NULL)
+		if (stack_build(s, t, NULL, &regs, NULL, MAX_PREWARM_FRAMES, 0, &seen, &st) == NULL)
 			sg_stack_destroy(st);
 	}
+	free(seen.slots);
 	closedir(dir);
 }
 

@@ -240,5 +240,11 @@ struct sg_error *shell_register_commands(struct shell *sh)
 		err = shell_register_data_commands(sh);
 	if (!err)
 		err = shell_register_maint_commands(sh);
+	if (!err)
+		err = shell_register_core_commands(sh);
+	if (!err)
+		err = shell_register_gcore_command(sh);
+	if (!err)
+		err = shell_register_record_command(sh);
 	return err;
 }

@@ -9,6 +9,8 @@
 #include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,30 +37,131 @@ void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struc
 	shell_format_frame_as(sh, st, f, f->level, out);
 }
 
+/* Frame lines are most of a backtrace's output: assembled in a buffer
+   and written with one fwrite, without fprintf, whose format parsing
+   cost as much as unwinding the frame, or a stdio call per piece.  */
+struct line {
+	FILE *out;
+	size_t n;
+	char buf[1024];
+};
+
+static void line_flush(struct line *l)
+{
+	fwrite(l->buf, 1, l->n, l->out);
+	l->n = 0;
+}
+
+static void line_put_slow(struct line *l, const char *s, size_t n)
+{
+	while (n > 0) {
+		if (l->n == sizeof(l->buf))
+			line_flush(l);
+		size_t k = sizeof(l->buf) - l->n < n ? sizeof(l->buf) - l->n : n;
+		memcpy(l->buf + l->n, s, k);
+		l->n += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static inline void line_put(struct line *l, const char *s, size_t n)
+{
+	if (n > sizeof(l->buf) - l->n) {
+		line_put_slow(l, s, n);
+		return;
+	}
+	memcpy(l->buf + l->n, s, n);
+	l->n += n;
+}
+
+static void line_puts(struct line *l, const char *s) { line_put(l, s, strlen(s)); }
+static void line_putc(struct line *l, char c) { line_put(l, &c, 1); }
+
+static void put_decimal(uint64_t v, int width, struct line *l)
+{
+	char buf[24];
+	char *p = buf + sizeof(buf);
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10));
+	int n = (int)(buf + sizeof(buf) - p);
+	line_put(l, p, n);
+	for (; n < width; n++)
+		line_putc(l, ' ');
+}
+
+static void put_pc(uint64_t pc, struct line *l)
+{
+	char buf[18] = "0x";
+	for (int i = 0; i < 16; i++)
+		buf[2 + i] = "0123456789abcdef"[(pc >> (60 - 4 * i)) & 0xf];
+	line_put(l, buf, sizeof(buf));
+}
+
+static void line_printf(struct line *l, const char *fmt, ...) SG_PRINTF(2, 3);
+static void line_printf(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s;
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		line_put(l, s, n);
+		free(s);
+	}
+}
+
 void shell_format_frame_as(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			   size_t number, FILE *out)
 {
 	struct sg_target *t = sg_session_target(sh->session);
-	fprintf(out, "#%-2zu ", number);
+	struct line l;		/* not "= { ... }": that would clear the buffer */
+	l.out = out;
+	l.n = 0;
+	line_putc(&l, '#');
+	put_decimal(number, 2, &l);	/* gdb's "#%-2d " */
+	line_putc(&l, ' ');
 	if (f->signal_trampoline) {
-		fputs("<signal handler called>\n", out);
+		line_puts(&l, "<signal handler called>\n");
+		line_flush(&l);
 		return;
 	}
-	if (show_address(st, f))
-		fprintf(out, "0x%016" PRIx64 " in ", f->pc);
-	char *args = f->tail_call ? NULL : shell_frame_args(sh, st, f->level);
-	fprintf(out, "%s (%s)", f->function ? f->function : "??", args ? args : "");
+	if (show_address(st, f)) {
+		put_pc(f->pc, &l);
+		line_puts(&l, " in ");
+	}
+	char *args = shell_frame_args(sh, st, f->level);
+	struct sg_module_info info;
+	if (!f->function && f->module && (sg_module_info(f->module, &info), !info.file)) {
+		/* The module's file is missing (a core from another machine):
+		   where the pc is in it, for addr2line on a copy.  */
+		const char *base = strrchr(info.name, '/');
+		line_printf(&l, "%s+0x%" PRIx64 " (%s)", base ? base + 1 : info.name,
+			    f->pc - info.start, args ? args : "");
+	} else {
+		line_puts(&l, f->function ? f->function : "??");
+		line_puts(&l, " (");
+		line_puts(&l, args ? args : "");
+		line_putc(&l, ')');
+	}
 	free(args);
-	if (f->file && f->line) {
-		fprintf(out, " at %s:%d", f->file, f->line);
+	if (f->file && f->line > 0) {
+		line_puts(&l, " at ");
+		line_puts(&l, f->file);
+		line_putc(&l, ':');
+		put_decimal((uint64_t)f->line, 0, &l);
+	} else if (f->file && f->line) {
+		line_printf(&l, " at %s:%d", f->file, f->line);
 	} else if (f->module) {
-		struct sg_module_info info;
 		sg_module_info(f->module, &info);
 		const char *exe = sg_target_exe(t);
 		if (!exe || strcmp(exe, info.name))
-			fprintf(out, " from %s", info.name);
+			line_printf(&l, " from %s", info.name);
 	}
-	fputc('\n', out);
+	line_putc(&l, '\n');
+	line_flush(&l);
 }
 
 /* A frame's JSON object, left open for more members (bt full's locals).  */
@@ -286,8 +389,10 @@ static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
 	for (size_t k = 0; k < nids; k++) {
 		struct sg_thread *th = sg_target_thread(t, ids[k]);
 		sg_session_select_thread(s, th);
-		sg_out_printf(out, "\nThread %zu (LWP %d \"%s\"):\n", ids[k] + 1, (int)sg_thread_tid(th),
-			      sg_thread_name(th));
+		/* A core has no thread names: gdb then shows none.  */
+		const char *name = sg_thread_name(th);
+		sg_out_printf(out, "\nThread %zu (LWP %d%s%s%s):\n", ids[k] + 1, (int)sg_thread_tid(th),
+			      name[0] ? " \"" : "", name, name[0] ? "\"" : "");
 		sg_out_object_begin(out, NULL);
 		sg_out_uint(out, "id", ids[k] + 1);
 		struct sg_error *err = sg_command_execute(s, p, out);
@@ -732,11 +837,11 @@ static const struct sg_command stack_cmds[] = {
 		     "--python replaces the interpreter loop's frames by the Python frames\n"
 		     "they run (a stack provider such as the cpython plugin gives them);\n"
 		     "--zeek does the same with Zeek's script frames (the zeek plugin).",
-	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_SNAPSHOT_ARGS },
 	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
 	  .summary = "Run a command on several threads",
 	  .details = "\"all\" runs from the highest thread number down, as gdb does.",
-	  .handler = cmd_thread_apply, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_thread_apply, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_SNAPSHOT_ARGS },
 	{ .name = "frame", .aliases = "f", .synopsis = "frame [LEVEL]",
 	  .summary = "Select a frame, or describe the selected one",
 	  .handler = cmd_frame, .flags = SG_CMD_NEEDS_TARGET },

@@ -4,12 +4,15 @@
    (the -p attach failed); 64 usage error.  */
 #include <config.h>
 #include "shell.h"
+#include "snapshot.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -119,19 +122,60 @@ static bool no_stacks(struct sg_session *session, const char *line)
 	return !err && (flags & SG_CMD_NO_STACKS);
 }
 
-/* BATCH: nothing runs after the actions, so if none of them unwinds a
-   native stack the attach need not prepare for it.  */
+/* Whether the actions may unwind a native stack.  BATCH: nothing runs
+   after them, so a run of only py-bt or info threads does not.  */
+static bool will_unwind(struct sg_session *session, const struct action *actions, size_t n,
+			bool batch)
+{
+	if (!batch || !n)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (actions[i].kind != ACTION_COMMAND || !no_stacks(session, actions[i].text))
+			return true;
+	return false;
+}
+
+/* Whether every one of the N actions runs from a snapshot.  */
+static bool rest_snapshot_ok(struct sg_session *session, const struct action *actions, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (actions[i].kind != ACTION_COMMAND ||
+		    !sg_command_snapshot_ok(session, actions[i].text))
+			return false;
+	return true;
+}
+
+/* What a snapshot copies of each stack for commands that unwind none:
+   the red zone and the top of the stack (the stack providers walk the
+   interpreter's heap, which they keep themselves).  */
+#define NO_UNWIND_STACK_BYTES 512
+
+/* A snapshot failed with ERR (may be NULL): say so; the commands run on
+   the stopped process.  */
+static void no_snapshot(struct sg_error *err)
+{
+	if (err)
+		fprintf(stderr, "warning: %s\n", sg_error_message(err));
+	sg_error_destroy(err);
+}
+
+/* Whether the session's target is a live process, not yet a snapshot.  */
+static bool live_target(struct sg_session *session)
+{
+	struct sg_target *t = sg_session_target(session);
+	return t && sg_target_kind(t) == SG_TARGET_LIVE && !sg_target_is_snapshot(t, NULL);
+}
+
+/* Hint the names the actions look up; if they unwind no native stack,
+   the attach need not prepare for it.  */
 static void hint_names(struct sg_session *session, const struct action *actions, size_t n,
 		       bool batch)
 {
-	bool stacks = !batch || !n;
 	for (size_t i = 0; i < n; i++) {
 		if (actions[i].kind == ACTION_COMMAND) {
 			hint_line(session, actions[i].text);
-			stacks |= !no_stacks(session, actions[i].text);
 			continue;
 		}
-		stacks = true;
 		/* A -x file's commands, read once more here.  */
 		FILE *f = fopen(actions[i].text, "r");
 		char *line = NULL;
@@ -149,13 +193,67 @@ static void hint_names(struct sg_session *session, const struct action *actions,
 		if (f)
 			fclose(f);
 	}
-	if (!stacks)
+	if (!will_unwind(session, actions, n, batch))
 		sg_session_hint_no_stacks(session);
+}
+
+/* ERR on stderr, or as the JSON object of a failed command; freed.  */
+static void report_error(struct shell *sh, struct sg_error *err)
+{
+	if (sh->json) {
+		sg_out_begin(sh->out);
+		sg_out_end(sh->out, err);
+	} else {
+		fprintf(stderr, "%s\n", sg_error_message(err));
+	}
+	sg_error_destroy(err);
 }
 
 static void report_plugin_error(const struct sg_error *err, void *arg)
 {
 	fprintf(stderr, "warning: %s\n", sg_error_message(err));
+}
+
+/* Reading a target grows the heap by megabytes at once (libdw interns
+   every unit of libc's DWARF on the first address lookup, symbol tables
+   are sorted), and each new page costs a fault: 1,400 faults were a
+   third of a core's "thread apply all bt".  With a target whose native
+   stacks will be read (py-bt alone needs little), the first WARM_HEAP
+   bytes of heap are faulted in with one madvise, and
+   kept: malloc takes blocks that size from the heap, and trims it only
+   above twice that.  Kernels before 5.14 refuse the madvise; nothing is
+   lost then.  */
+#define WARM_HEAP ((size_t)4 << 20)
+
+static void warm_heap(void)
+{
+#ifdef MADV_POPULATE_WRITE
+	mallopt(M_MMAP_THRESHOLD, 2 * WARM_HEAP);
+	mallopt(M_TRIM_THRESHOLD, 2 * WARM_HEAP);
+	char *p = malloc(WARM_HEAP);
+	if (!p)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
+	uintptr_t from = ((uintptr_t)p + mask) & ~mask, to = ((uintptr_t)p + WARM_HEAP) & ~mask;
+	if (to > from)
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+	free(p);
+#endif
+}
+
+/* Whether to free everything at the exit: only where leaks are looked
+   for, under the sanitizers and under valgrind (bench/valgrind.sh sets
+   SPYGLASS_FREE_AT_EXIT).  Otherwise the exit reclaims the memory, and
+   freeing what a backtrace loaded (libdw's thousands of units) would only
+   delay the exit, by a millisecond.  */
+static bool free_at_exit(void)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(SG_KEEP_PLUGINS_MAPPED)
+	return true;
+#else
+	return getenv("SPYGLASS_FREE_AT_EXIT") != NULL;
+#endif
 }
 
 int main(int argc, char **argv)
@@ -165,6 +263,7 @@ int main(int argc, char **argv)
 	int status = shell_parse_options(argc, argv, &o, stdout, stderr);
 	struct sg_error *err = NULL;
 	uint64_t t0 = 0, attach_ns = 0;
+	bool released = false;	/* --snapshot: the process runs on */
 	if (status >= 0)
 		goto out;
 	status = 0;
@@ -182,6 +281,12 @@ int main(int argc, char **argv)
 		err = sg_out_create(stdout, sh.json, &sh.out);
 	if (!err)
 		err = shell_register_commands(&sh);
+	if (!err)
+		err = shell_snapshot_register(&sh);
+	/* At the prompt, and for attach commands, --snapshot is
+	   "set snapshot on".  */
+	if (!err && o.snapshot)
+		err = sg_setting_set(sh.session, "snapshot on");
 	if (err) {
 		fprintf(stderr, "spyglass: %s\n", sg_error_message(err));
 		sg_error_destroy(err);
@@ -210,22 +315,35 @@ int main(int argc, char **argv)
 	if (!o.quiet && !sh.batch && sh.interactive)
 		printf("spyglass %s. Type \"help\" for a list of commands.\n", sg_version());
 
-	if (o.pid) {
+	if (o.sysroot)
+		err = sg_session_set_sysroot(sh.session, o.sysroot);
+	/* A snapshot's copies are made while the process is stopped: the
+	   heap they land in is faulted in before.  */
+	if (!err && (o.core || o.pid) &&
+	    ((o.snapshot && o.pid) || will_unwind(sh.session, o.actions, o.nactions, sh.batch)))
+		warm_heap();
+	if (!err && o.core) {
+		err = sg_session_open_core(sh.session, o.core, o.exe);
+		if (!err)
+			shell_core_opened(&sh, NULL);
+	}
+	if (!err && o.pid) {
 		hint_names(sh.session, o.actions, o.nactions, sh.batch);
 		t0 = sg_now_ns();
 		err = sg_session_attach(sh.session, o.pid);
 		attach_ns = sg_now_ns() - t0;
-		if (err) {
-			if (sh.json) {
-				sg_out_begin(sh.out);
-				sg_out_end(sh.out, err);
-			} else {
-				fprintf(stderr, "%s\n", sg_error_message(err));
-			}
-			sg_error_destroy(err);
-			status = EXIT_FATAL;
-			goto out;
+		/* Without -batch the commands to come are not known: the
+		   snapshot is taken at once, as by attach.  */
+		if (!err && o.snapshot && !sh.batch) {
+			no_snapshot(shell_snapshot_take(&sh, sh.interactive && !sh.json ? sh.out : NULL));
+			released = true;
 		}
+	}
+	if (err) {
+		/* No target: the commands would only repeat it.  */
+		report_error(&sh, err);
+		status = EXIT_FATAL;
+		goto out;
 	}
 
 	if (!o.nx) {
@@ -253,19 +371,22 @@ int main(int argc, char **argv)
 	}
 
 	for (size_t i = 0; i < o.nactions && !sh.quit; i++) {
+		if (o.snapshot && sh.batch && !released && o.pid && live_target(sh.session) &&
+		    rest_snapshot_ok(sh.session, o.actions + i, o.nactions - i)) {
+			/* Commands that unwind no native stack (py-bt, zeek-bt,
+			   info threads) need none copied: the pause is then
+			   the stack providers' walk.  */
+			bool unwinds = will_unwind(sh.session, o.actions + i, o.nactions - i, true);
+			no_snapshot(sg_session_snapshot(sh.session, unwinds ? 0 : NO_UNWIND_STACK_BYTES));
+			released = true;
+		}
 		if (o.actions[i].kind == ACTION_COMMAND) {
 			status = shell_run_line(&sh, o.actions[i].text, NULL) ? 0 : EXIT_PARTIAL;
 		} else {
 			err = shell_source(&sh, o.actions[i].text);
 			status = err ? EXIT_PARTIAL : 0;
 			if (err && sg_error_code(err) != SG_ERROR_STOP) {
-				if (sh.json) {
-					sg_out_begin(sh.out);
-					sg_out_end(sh.out, err);
-				} else {
-					fprintf(stderr, "%s\n", sg_error_message(err));
-				}
-				sg_error_destroy(err);
+				report_error(&sh, err);
 			}
 		}
 	}
@@ -278,13 +399,19 @@ int main(int argc, char **argv)
 	}
 	if (sh.quit)
 		status = sh.quit_status;
+	/* A script must not take the answers from a truncated core for
+	   whole ones.  */
+	if (status == 0 && sh.batch && shell_core_damaged(&sh))
+		status = EXIT_PARTIAL;
 
 	struct sg_target *t = sg_session_target(sh.session);
 	size_t nthreads = t ? sg_target_thread_count(t) : 0;
 	uint64_t detach_t0 = sg_now_ns();
 	the_shell = NULL;
-	if (t)
+	if (t && free_at_exit())
 		sg_error_destroy(sg_session_detach(sh.session));
+	else if (t)
+		sg_session_end(sh.session);
 	uint64_t paused_ns = sg_session_last_paused_ns(sh.session);
 	uint64_t detach_ns = sg_now_ns() - detach_t0;
 	if (o.stats && o.pid) {
@@ -296,7 +423,10 @@ int main(int argc, char **argv)
 	}
 out:
 	the_shell = NULL;
-	sg_session_destroy(sh.session);
+	if (free_at_exit())
+		sg_session_destroy(sh.session);
+	else
+		sg_session_end(sh.session);
 	sg_out_destroy(sh.out);
 	shell_options_free(&o);
 	return status;

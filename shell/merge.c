@@ -11,6 +11,8 @@
 #include <config.h>
 #include "shell.h"
 
+#include <spyglass/sampler.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,12 +96,6 @@ static int try_provider(const struct sg_registry_entry *e, void *arg)
 	return SG_CB_ABORT;
 }
 
-static bool is_eval(const struct runtime *r, const struct sg_frame *f)
-{
-	const struct sg_stack_provider_ops *ops = r->provider->ops;
-	return f->function && ops->is_eval(f->function, r->provider->arg);
-}
-
 static void print_rframe(struct sg_out *out, const struct runtime *r, const struct rframe *rf,
 			 size_t number)
 {
@@ -136,6 +132,20 @@ static void print_native(struct shell *sh, const struct sg_stack *st, const stru
 	sg_out_object_end(out);
 }
 
+/* Whether each native frame of ST is R's interpreter loop, into a new
+   array (NULL without memory).  */
+static bool *eval_frames(const struct runtime *r, const struct sg_stack *st)
+{
+	size_t n = sg_stack_count(st);
+	bool *eval = calloc(n + 1, sizeof(*eval));
+	const struct sg_stack_provider_ops *ops = r->provider ? r->provider->ops : NULL;
+	for (size_t i = 0; eval && ops && i < n; i++) {
+		const struct sg_frame *f = sg_stack_frame(st, i);
+		eval[i] = f->function && ops->is_eval(f->function, r->provider->arg);
+	}
+	return eval;
+}
+
 struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 				    const struct shell_runtime *rt, struct sg_out *out)
 {
@@ -146,22 +156,34 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 	sg_registry_foreach(s, SG_REGISTRY_STACK_PROVIDER, try_provider, &ps);
 	if (r.failed && !ps.err)
 		ps.err = &sg_enomem;
+	size_t n = sg_stack_count(st);
+	bool *eval = eval_frames(&r, st);
+	bool *entry = calloc(r.n + 1, sizeof(*entry));
+	struct sg_merge_item *order = calloc(n + r.n + 1, sizeof(*order));
+	if (!eval || !entry || !order) {
+		free(eval);
+		free(entry);
+		free(order);
+		runtime_clear(&r);
+		sg_error_destroy(ps.err);
+		return &sg_enomem;
+	}
 	sg_out_int(out, "tid", sg_thread_tid(th));
 	sg_out_string(out, "name", sg_thread_name(th));
-	size_t n = sg_stack_count(st), evals = 0, entries = 0;
-	for (size_t i = 0; r.provider && i < n; i++)
-		evals += is_eval(&r, sg_stack_frame(st, i));
 	for (size_t k = 0; k < r.n; k++)
-		entries += r.a[k].entry;
+		entry[k] = r.a[k].entry;
 	/* A Python walk that broke off still merges the frames it read, as
 	   long as they account for the eval frames.  A native walk that
 	   stopped early (a frame no unwinder could step) merges the eval
 	   frames it reached; the Python frames of the rest follow it.  */
 	const char *reason = sg_stack_stop_reason(st);
-	/* Without a single eval frame the loop's symbols are missing (a
-	   stripped build's cold part), not just the rest of the stack.  */
-	bool cut = reason && evals > 0 && evals < entries;
-	bool merge = r.provider && (evals == entries || cut);
+	size_t norder = n, cut_at = n;
+	bool merge = false;
+	if (r.provider)
+		merge = sg_merge_order(eval, n, entry, r.n, reason != NULL, order, &norder, &cut_at);
+	else
+		for (size_t i = 0; i < n; i++)
+			order[i] = (struct sg_merge_item){ false, i };
 	char *notice = NULL;
 	if (r.provider && !merge &&
 	    asprintf(&notice,
@@ -170,36 +192,20 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 		     rt->title, rt->title, rt->title) < 0)
 		notice = NULL;
 	sg_out_array_begin(out, "frames");
-	size_t number = 0, k = 0;
-	if (merge || !r.provider) {
-		for (size_t i = 0; i < n; i++) {
-			const struct sg_frame *f = sg_stack_frame(st, i);
-			if (!merge || !is_eval(&r, f)) {
-				print_native(sh, st, f, number++, out);
-				continue;
-			}
-			/* This eval frame runs the frames up to the next entry.  */
-			for (; k < r.n; k++) {
-				print_rframe(out, &r, &r.a[k], number++);
-				if (r.a[k].entry) {
-					k++;
-					break;
-				}
-			}
-		}
-		if (cut && k < r.n) {
+	if (r.provider && !merge)
+		sg_out_printf(out, "%s\n", notice ? notice : "(cannot merge)");
+	for (size_t j = 0; j < norder; j++) {
+		if (merge && j == cut_at) {
 			/* Where the native walk stopped, then what it did not
 			   reach.  */
 			sg_out_printf(out, "Backtrace stopped: %s\n", reason);
 			sg_out_printf(out, "(the %s frames below it:)\n", rt->title);
-			for (; k < r.n; k++)
-				print_rframe(out, &r, &r.a[k], number++);
 			reason = NULL;
 		}
-	} else {
-		sg_out_printf(out, "%s\n", notice ? notice : "(cannot merge)");
-		for (k = 0; k < r.n; k++)
-			print_rframe(out, &r, &r.a[k], number++);
+		if (order[j].runtime)
+			print_rframe(out, &r, &r.a[order[j].index], j);
+		else
+			print_native(sh, st, sg_stack_frame(st, order[j].index), j, out);
 	}
 	sg_out_array_end(out);
 	sg_out_bool(out, "merged", merge);
@@ -217,5 +223,8 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 	sg_out_string(out, "stop_reason", sg_stack_stop_reason(st));
 	runtime_clear(&r);
 	free(notice);
+	free(eval);
+	free(entry);
+	free(order);
 	return NULL;
 }

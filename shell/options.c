@@ -6,14 +6,17 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: spyglass [OPTION]... [-- COMMAND...]\n"
-"A debugger shell for Linux: inspect a live process without gdb.\n"
+"Usage: spyglass [OPTION]... [EXECUTABLE [CORE|PID]] [-- COMMAND...]\n"
+"A debugger shell for Linux: inspect a live process or a core without gdb.\n"
 "\n"
 "  -p, --pid PID          attach to process PID\n"
+"  -c, --core CORE        open the core file CORE (EXECUTABLE: its program)\n"
+"  --sysroot DIR          look for the files a core names under DIR\n"
 "  -x, --command FILE     run the commands in FILE (stops at its first error)\n"
 "  -ex, --eval-command CMD  run CMD (repeatable; later ones run even if it fails)\n"
 "  -batch                 exit after the -x and -ex commands\n"
@@ -22,6 +25,10 @@ static void usage(FILE *f)
 "  --json                 print each command's result as one JSON object per line\n"
 "  --plugin PATH          load a plugin (repeatable)\n"
 "  --stats                print attach and pause times to stderr at exit\n"
+"  --snapshot             stop, copy, resume: with -batch, let the process run\n"
+"                         once every command left runs from the copy (bt,\n"
+"                         info threads, py-bt, zeek-bt, ...); else as\n"
+"                         \"set snapshot on\"\n"
 "  --version              print the version and exit\n"
 "  --help                 print this help and exit\n"
 "\n"
@@ -33,7 +40,7 @@ static void usage(FILE *f)
 "SPYGLASS_SAFE_PATH (colon separated).\n"
 "\n"
 "Exit status: 0 success; 1 the last command or -x file failed;\n"
-"2 fatal (could not attach); 64 usage error.\n",
+"2 fatal (could not attach or open the core); 64 usage error.\n",
 		sg_plugin_dir());
 }
 
@@ -133,6 +140,23 @@ int shell_parse_options(int argc, char **argv, struct options *o, FILE *out, FIL
 				fprintf(errf, "spyglass: invalid process ID \"%s\"\n", s);
 				return EXIT_USAGE;
 			}
+		} else if (opt(a, "c", &v) || opt(a, "core", &v)) {
+			o->core = VALUE();
+		} else if (opt(a, "sysroot", &v)) {
+			o->sysroot = VALUE();
+		} else if (a[0] != '-' || !a[1]) {
+			/* gdb's EXECUTABLE [CORE|PID]: a number that names no
+			   file is a process.  */
+			if (!o->exe) {
+				o->exe = a;
+			} else if (!o->core && !o->pid && access(a, F_OK) != 0 && parse_pid(a, &o->pid)) {
+			} else if (!o->core && !o->pid) {
+				o->core = a;
+			} else {
+				fprintf(errf, "spyglass: unexpected argument \"%s\"\n"
+					      "Try \"spyglass --help\".\n", a);
+				return EXIT_USAGE;
+			}
 		} else if (opt(a, "x", &v) || opt(a, "command", &v)) {
 			o->actions[o->nactions++] = (struct action){ ACTION_FILE, VALUE() };
 		} else if (opt(a, "ex", &v) || opt(a, "eval-command", &v)) {
@@ -149,6 +173,8 @@ int shell_parse_options(int argc, char **argv, struct options *o, FILE *out, FIL
 			o->plugins[o->nplugins++] = VALUE();
 		} else if (opt(a, "stats", &v) && !v) {
 			o->stats = true;
+		} else if (opt(a, "snapshot", &v) && !v) {
+			o->snapshot = true;
 		} else if ((opt(a, "version", &v) || opt(a, "v", &v)) && !v) {
 			fprintf(out, "spyglass %s\n", sg_version());
 			return 0;
@@ -161,6 +187,15 @@ int shell_parse_options(int argc, char **argv, struct options *o, FILE *out, FIL
 			return EXIT_USAGE;
 		}
 #undef VALUE
+	}
+	if (o->core && o->pid) {
+		fprintf(errf, "spyglass: -p and a core file exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (o->exe && !o->core && !o->pid) {
+		fprintf(errf, "spyglass: %s: give a core (-c CORE) or a process (-p PID) with the executable\n",
+			o->exe);
+		return EXIT_USAGE;
 	}
 	if (o->dashdash) {
 		o->actions[o->nactions++] = (struct action){ ACTION_COMMAND, o->dashdash };

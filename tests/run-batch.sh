@@ -61,11 +61,11 @@ like "$OUT" '^Usage: info threads' "help with abbreviations"
 sg -ex 'help frob'
 is "$ERR" 'Undefined command: "frob".  Try "help".' "help of an unknown command"
 sg -ex 'i s'
-is "$ERR" 'Ambiguous info command "s": sharedlibrary, symbol.' "ambiguous abbreviation"
+is "$ERR" 'Ambiguous info command "s": sharedlibrary, symbol, siginfo.' "ambiguous abbreviation"
 sg -ex 'info'
 is "$ERR" '"info" must be followed by the name of a subcommand.  Try "help info".' "prefix without subcommand"
 sg -ex 'info threads'
-like "$ERR" '^no target: use "attach PID" or start with -p PID$' "a command that needs a target"
+like "$ERR" '^no target: use "attach PID" or "core-file CORE", or start with -p PID or -c CORE$' "a command that needs a target"
 
 sg -ex 'show print elements' -ex 'set print elements 50' -ex 'show print elements' -ex 'set print elem unlimited' -ex 'sho print el'
 is "$OUT" $'Limit on string chars or array elements to print is 200.\nLimit on string chars or array elements to print is 50.\nLimit on string chars or array elements to print is unlimited.' "set and show print elements"

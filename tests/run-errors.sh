@@ -85,7 +85,7 @@ is "$ERR" "invalid process ID 0" "attach 0"
 sg -ex 'attach banana'
 is "$ERR" 'invalid number "banana"' "attach with a non-number"
 sg -ex 'detach'
-is "$ERR" 'no target: use "attach PID" or start with -p PID' "detach without a target"
+is "$ERR" 'no target: use "attach PID" or "core-file CORE", or start with -p PID or -c CORE' "detach without a target"
 
 check_running "$pid" "target runs at the end"
 done_testing

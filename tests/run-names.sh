@@ -110,17 +110,6 @@ check_variant() {
 			continue
 		fi
 		level=$((level - 1))
-		# Differences that are not in the names (issue 11):
-		case $v:$fn in
-		names-gcc-O2*:work::snooze)
-			skip "$v: info locals in $fn: spyglass refuses locals in a tail-call frame (shell/locals.c), gdb lists them"
-			continue
-			;;
-		names-clang-O2:work::nap)
-			skip "$v: info locals in $fn: gdb also lists the abstract block's 'i', which clang's concrete block does not name as its origin"
-			continue
-			;;
-		esac
 		run_both "$pid" -ex "thread $tnum" -ex "frame $level" -ex 'info locals'
 		is "$(locals_only "$testdir/sg.out")" "$(locals_only "$testdir/gdb.out")" \
 			"$v: info locals in $fn (thread ${who%%:*}, frame $level) as gdb's"

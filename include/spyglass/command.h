@@ -31,6 +31,15 @@ enum sg_command_flags {
 	   need not warm up the unwinders before the stop
 	   (sg_session_hint_no_stacks).  */
 	SG_CMD_NO_STACKS = 1 << 2,
+	/* ABI 1.6.  Runs from a snapshot (doc/snapshot.md): needs only the
+	   threads' registers and stacks, what they point to, the read-only
+	   files and what the stack providers keep, whatever its arguments.
+	   A batch run with --snapshot lets the process go before it.  */
+	SG_CMD_SNAPSHOT_OK = 1 << 3,
+	/* ABI 1.6.  Runs from a snapshot with some arguments only ("bt" but
+	   not "bt full", which reads locals): the check set with
+	   sg_command_set_snapshot_check() decides; without one, never.  */
+	SG_CMD_SNAPSHOT_ARGS = 1 << 4,
 };
 
 struct sg_command {
@@ -66,6 +75,24 @@ SG_PUBLIC struct sg_error *sg_command_execute(struct sg_session *session, const 
    it names no command.  */
 SG_PUBLIC struct sg_error *sg_command_flags(struct sg_session *session, const char *line,
 					    unsigned *flags_ret);
+
+/* ABI 1.6.  Whether ARGS (as the handler would get them) need only a
+   snapshot, for a command flagged SG_CMD_SNAPSHOT_ARGS.  ARG is the
+   command's.  */
+typedef bool sg_command_snapshot_fn(struct sg_session *session, const char *args, void *arg);
+
+/* ABI 1.6.  Set FN as the check of the registered command NAME (its full
+   name, "thread apply"), which gains SG_CMD_SNAPSHOT_ARGS: the shell sets
+   checks on its own commands, whose rows are fixed.  */
+SG_PUBLIC struct sg_error *sg_command_set_snapshot_check(struct sg_session *session,
+							 const char *name,
+							 sg_command_snapshot_fn *fn);
+
+/* ABI 1.6.  Whether LINE runs a command that runs from a snapshot with its
+   arguments (SG_CMD_SNAPSHOT_OK, or SG_CMD_SNAPSHOT_ARGS and a check that
+   accepts them).  An empty line or a comment does; a line that names no
+   command does not.  */
+SG_PUBLIC bool sg_command_snapshot_ok(struct sg_session *session, const char *line);
 
 /* Completion for a whole line: call FN with each candidate for the word that
    ends at END (LINE[0..END) is what was typed).  */

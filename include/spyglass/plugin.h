@@ -29,14 +29,51 @@ SG_BEGIN_DECLS
 	sg_session_hint_no_stacks(), sg_array_push(), sg_now_ns(); the command flag
 	SG_CMD_NO_STACKS.
    1.2: sg_layout_resolve_table(), sg_trust_check(), sg_target_exited(),
-	sg_target_exe_module().  */
+	sg_target_exe_module().
+   1.3: sg_reader_ops.deref, sg_value_deref(); type printers:
+	SG_REGISTRY_TYPE_PRINTER, sg_type_printer_register(),
+	sg_type_printer_name().
+   1.4: core files (core.h): sg_session_open_core(), sg_core_info(),
+	sg_core_write(), sg_session_set_sysroot(),
+	sg_session_set_solib_search_path().
+   1.5: sg_target_set_data(), sg_target_get_data(), sg_session_end(),
+	sg_session_snapshot(), sg_target_is_snapshot().
+   1.6: sg_stack_provider_ops.snapshot_prepare, sg_target_snapshot_keep();
+	the command flags SG_CMD_SNAPSHOT_OK and SG_CMD_SNAPSHOT_ARGS,
+	sg_command_set_snapshot_check(), sg_command_snapshot_ok();
+	SG_PLUGIN_TRIGGERS (plugins loaded on demand).  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 2
+#define SG_PLUGIN_ABI_MINOR 6
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */
 #define SG_PLUGIN_NOTE_NAME "spyglass"
 #define SG_PLUGIN_NOTE_TYPE 1
+
+/* Loading on demand (ABI 1.6).  A plugin in the plugin folders that says
+   when it is needed, with SG_PLUGIN_TRIGGERS("WORD ..."), is not
+   dlopen()ed at start-up once spyglass has seen it: its commands and
+   settings are known from the cache (doc/plugins.md), and it is loaded
+   when one of them is used, or when a target comes that needs it:
+     stacks          a target whose native stacks will be unwound
+     target          any target
+     module=GLOB     a target with a module whose file name matches GLOB
+     symbol=NAME     a target that defines the symbol NAME
+   The words go into a note of type SG_PLUGIN_NOTE_TRIGGERS, read before
+   any dlopen().  A plugin without the note is loaded at start-up.  */
+#define SG_PLUGIN_NOTE_TRIGGERS 2
+
+#define SG_PLUGIN_TRIGGERS(WORDS)						\
+	__asm__(".pushsection .note.spyglass,\"a\",@note\n"			\
+		".balign 4\n"							\
+		".long 9\n"							\
+		".long 2f - 1f\n"						\
+		".long " SG_PLUGIN_STR(SG_PLUGIN_NOTE_TRIGGERS) "\n"		\
+		".asciz \"" SG_PLUGIN_NOTE_NAME "\"\n"				\
+		".balign 4\n"							\
+		"1: .asciz \"" WORDS "\"\n"					\
+		"2: .balign 4\n"						\
+		".popsection\n")
 
 struct sg_plugin_info {
 	uint32_t abi_major;

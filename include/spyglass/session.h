@@ -15,6 +15,12 @@ SG_PUBLIC struct sg_error *sg_session_create(struct sg_session **ret) SG_NONNULL
 /* Detach from the target, unload plugins (calling their fini), free all.
    NULL is ignored.  */
 SG_PUBLIC void sg_session_destroy(struct sg_session *session);
+/* ABI 1.5.  For a program about to exit: release the target as
+   sg_session_destroy() does (a live process is detached and runs on, the
+   copies of compressed debug files are stored) but free nothing.  Freeing
+   a session that has read libc's DWARF takes a millisecond the exit does
+   for free.  SESSION must not be used afterwards, except to destroy it.  */
+SG_PUBLIC void sg_session_end(struct sg_session *session);
 
 /* Attach to the live process PID: every thread is seized and stopped, so
    what follows sees one consistent snapshot.  Replaces (detaches) any current
@@ -32,6 +38,15 @@ SG_PUBLIC struct sg_error *sg_session_hint_name(struct sg_session *session, cons
    threads): the next attach skips warming up the unwinders' caches before
    the stop, which costs milliseconds a run.  The attach forgets it.  */
 SG_PUBLIC void sg_session_hint_no_stacks(struct sg_session *session);
+/* ABI 1.5.  Stop, copy, resume: copy what walking the stopped process's
+   stacks needs (each thread's registers; its stack in use, from the stack
+   pointer up, at most STACK_BYTES (0: 8 MiB); the pages read so far during
+   the stop) and let the process run.  Commands then read the copy as they read a core: memory it lacks,
+   except read-only file mappings (code, constants), is an error that says
+   "not in the snapshot".  A live target only, once.  */
+SG_PUBLIC struct sg_error *sg_session_snapshot(struct sg_session *session, size_t stack_bytes);
+/* Whether TARGET is a snapshot; *BYTES (may be NULL) the bytes copied.  */
+SG_PUBLIC bool sg_target_is_snapshot(const struct sg_target *target, size_t *bytes);
 /* Detach from the current target and let it run.  Returns an error if there
    is no target.  */
 SG_PUBLIC struct sg_error *sg_session_detach(struct sg_session *session);

@@ -7,6 +7,7 @@
 #include <spyglass/output.h>
 #include <spyglass/session.h>
 #include <spyglass/target.h>
+#include <spyglass/core.h>
 #include <spyglass/module.h>
 #include <spyglass/command.h>
 #include <spyglass/registry.h>
@@ -16,6 +17,8 @@
 #include <spyglass/value.h>
 #include <spyglass/layout.h>
 #include <spyglass/plugin.h>
+#include <spyglass/profile.h>
+#include <spyglass/sampler.h>
 
 #define SG_VERSION_STRING "0.1.0"
 

@@ -90,6 +90,19 @@ SG_PUBLIC struct sg_thread *sg_target_thread_by_tid(const struct sg_target *targ
    not be read.  If the process has exited, the error is SG_ERROR_TARGET.  */
 SG_PUBLIC struct sg_error *sg_target_read(struct sg_target *target, uint64_t address,
 					  void *buf, size_t size) SG_NONNULL(1);
+/* Values that are not in the target's memory (pieces in registers, a
+   DW_AT_const_value) for code that reads through the target, such as
+   typed readers: until the matching pop, reads of [ADDRESS, ADDRESS +
+   SIZE) are answered from DATA.  KNOWN (may be NULL: all known) has a
+   byte per byte, 0 for one that was optimized out: reading it faults.
+   DATA and KNOWN are borrowed until the pop.  Pushes nest, at most
+   SG_TARGET_OVERLAYS deep; ADDRESS should be where nothing is mapped.  */
+#define SG_TARGET_OVERLAYS 4
+SG_PUBLIC struct sg_error *sg_target_overlay_push(struct sg_target *target, uint64_t address,
+						  const void *data, const unsigned char *known,
+						  size_t size) SG_NONNULL(1, 3);
+SG_PUBLIC void sg_target_overlay_pop(struct sg_target *target) SG_NONNULL(1);
+
 /* Read one 64-bit little-endian word.  */
 SG_PUBLIC struct sg_error *sg_target_read_u64(struct sg_target *target, uint64_t address,
 					      uint64_t *ret) SG_NONNULL(1, 3);
@@ -128,6 +141,20 @@ SG_PUBLIC struct sg_error *sg_target_exited(struct sg_target *target);
 /* Nanoseconds the target has been stopped: from the first thread stop to
    now, or to the detach.  0 for a core.  */
 SG_PUBLIC uint64_t sg_target_paused_ns(const struct sg_target *target);
+
+/* ABI 1.5.  Keep DATA with TARGET under KEY, the address of something
+   the caller owns (a static variable's, say).  DESTROY (may be NULL)
+   frees it when the target's modules are dropped (the target is
+   destroyed) or KEY is set again.  For caches that point into the
+   modules' DWARF, such as facts about a function's DIE: they live as
+   long as the DWARF they point into, and a new target at the same
+   address does not see them.  */
+SG_PUBLIC struct sg_error *sg_target_set_data(struct sg_target *target, const void *key,
+					      void *data, void (*destroy)(void *data))
+	SG_NONNULL(1, 2);
+/* The data kept under KEY, or NULL.  */
+SG_PUBLIC void *sg_target_get_data(const struct sg_target *target, const void *key)
+	SG_NONNULL(1, 2);
 
 SG_END_DECLS
 

@@ -10,6 +10,7 @@
    again, and computing a row runs the CIE and FDE programs.  */
 #include <spyglass/spyglass.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ struct row {
 	bool found;		/* false: no CFI for this pc */
 	bool signal;		/* a signal trampoline's frame */
 	int ra;			/* the return address column */
+	uint32_t active;	/* the registers cfi_step looks at */
 	struct rule cfa;
 	struct rule regs[NREGS];
 	Dwarf_Op *ops;		/* the pool */
@@ -111,6 +113,14 @@ static bool pool_add(Dwarf_Op **pool, size_t *npool, size_t *cap, const Dwarf_Op
 	return true;
 }
 
+/* libdw cannot tell "undefined" from "unspecified"; the psABI's
+   callee-saved registers are unchanged unless the CFI says where they were
+   saved, as gdb assumes too.  */
+static bool callee_saved(int r)
+{
+	return r == SG_REG_RBX || r == SG_REG_RBP || (r >= SG_REG_R12 && r <= SG_REG_R15);
+}
+
 /* Fill ROW from FRAME.  */
 static struct sg_error *row_fill(struct row *row, Dwarf_Frame *frame)
 {
@@ -140,6 +150,9 @@ static struct sg_error *row_fill(struct row *row, Dwarf_Frame *frame)
 	}
 	row->ops = pool;
 	row->found = true;
+	for (int r = 0; r < NREGS; r++)
+		if (row->regs[r].kind != RULE_UNDEFINED || callee_saved(r))
+			row->active |= UINT32_C(1) << r;
 	return NULL;
 nomem:
 	free(pool);
@@ -166,9 +179,46 @@ static struct sg_error *row_lookup(struct sg_target *target, uint64_t pc, struct
 	return err;
 }
 
+/* The rules compilers emit almost always, without the general evaluator:
+   a register plus an offset (DW_OP_breg*, the CFA), or the CFA plus an
+   offset (DW_OP_call_frame_cfa [DW_OP_plus_uconst], where a register was
+   saved), either maybe a value (DW_OP_stack_value).  A backtrace of many
+   threads evaluates these for every frame.  False: not one of them, or an
+   input is missing; the evaluator then decides (and says why).  */
+static bool quick_eval(const Dwarf_Op *ops, size_t nops, const struct sg_dwarf_expr_ctx *ctx,
+		       struct sg_dwarf_result *ret)
+{
+	uint8_t a = ops[0].atom;
+	uint64_t v;
+	if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx) {
+		uint64_t reg = a == DW_OP_bregx ? ops[0].number : (uint64_t)(a - DW_OP_breg0);
+		if (reg >= NREGS || !ctx->regs || !sg_regs_has(ctx->regs, reg))
+			return false;
+		v = ctx->regs->r[reg] + (a == DW_OP_bregx ? ops[0].number2 : ops[0].number);
+	} else if (a == DW_OP_call_frame_cfa && ctx->has_cfa) {
+		v = ctx->cfa;
+	} else {
+		return false;
+	}
+	size_t i = 1;
+	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
+		v += ops[i++].number;
+	enum sg_dwarf_result_kind kind = SG_DWARF_ADDRESS;
+	if (i < nops && ops[i].atom == DW_OP_stack_value) {
+		kind = SG_DWARF_VALUE;
+		i++;
+	}
+	if (i != nops)
+		return false;
+	*ret = (struct sg_dwarf_result){ kind, v };
+	return true;
+}
+
 static struct sg_error *eval(const struct row *row, const struct rule *rule,
 			     const struct sg_dwarf_expr_ctx *ctx, struct sg_dwarf_result *ret)
 {
+	if (quick_eval(row->ops + rule->first, rule->nops, ctx, ret))
+		return NULL;
 	return sg_dwarf_expr_eval(row->ops + rule->first, rule->nops, ctx, NULL, ret);
 }
 
@@ -210,18 +260,16 @@ static struct sg_error *cfi_step(struct sg_target *target, const struct sg_unwin
 	if (row->regs[row->ra].kind == RULE_UNDEFINED)
 		return &sg_stop;	/* _start and clone: the outermost frame */
 
-	struct sg_unwind_frame out;
-	memset(&out, 0, sizeof(out));
-	for (int r = 0; r < NREGS; r++) {
+	/* Written in place: the driver reads *CALLER only on success.  */
+	struct sg_unwind_frame *out = caller;
+	out->regs.valid = 0;
+	out->activation = false;
+	for (uint32_t left = row->active; left; left &= left - 1) {
+		int r = __builtin_ctz(left);
 		const struct rule *rule = &row->regs[r];
-		/* libdw cannot tell "undefined" from "unspecified"; the
-		   psABI's callee-saved registers are unchanged unless the CFI
-		   says where they were saved, as gdb assumes too.  */
-		bool callee_saved = r == SG_REG_RBX || r == SG_REG_RBP ||
-				    (r >= SG_REG_R12 && r <= SG_REG_R15);
-		if (rule->kind == RULE_SAME || (rule->kind == RULE_UNDEFINED && callee_saved)) {
+		if (rule->kind == RULE_SAME || rule->kind == RULE_UNDEFINED) {	/* callee-saved */
 			if (sg_regs_has(&callee->regs, r))
-				sg_regs_set(&out.regs, r, callee->regs.r[r]);
+				sg_regs_set(&out->regs, r, callee->regs.r[r]);
 			continue;
 		}
 		if (rule->kind != RULE_EXPR)
@@ -249,18 +297,17 @@ static struct sg_error *cfi_step(struct sg_target *target, const struct sg_unwin
 				continue;
 			v = callee->regs.r[res.value];
 		}
-		sg_regs_set(&out.regs, r, v);
+		sg_regs_set(&out->regs, r, v);
 	}
 	/* On x86-64 the CFA is the caller's stack pointer.  */
-	sg_regs_set(&out.regs, SG_REG_RSP, ctx.cfa);
-	if (row->ra != SG_REG_RIP && sg_regs_has(&out.regs, row->ra))
-		sg_regs_set(&out.regs, SG_REG_RIP, out.regs.r[row->ra]);
-	if (!sg_regs_has(&out.regs, SG_REG_RIP))
+	sg_regs_set(&out->regs, SG_REG_RSP, ctx.cfa);
+	if (row->ra != SG_REG_RIP && sg_regs_has(&out->regs, row->ra))
+		sg_regs_set(&out->regs, SG_REG_RIP, out->regs.r[row->ra]);
+	if (!sg_regs_has(&out->regs, SG_REG_RIP))
 		return sg_error_format(SG_ERROR_BAD_DATA, "no return address at pc 0x%" PRIx64, pc);
 	/* A signal trampoline's caller was interrupted, not calling: its pc
 	   is exact.  */
-	out.activation = row->signal;
-	*caller = out;
+	out->activation = row->signal;
 	return NULL;
 }
 
@@ -290,6 +337,8 @@ static void cfi_fini(struct sg_session *session SG_UNUSED, void *state)
 	free(state);
 }
 
+/* Loaded when needed (ABI 1.6): doc/plugins.md.  */
+SG_PLUGIN_TRIGGERS("stacks");
 SG_PLUGIN_DEFINE("cfi-unwind", "1.0",
 		 "Unwinds with DWARF call frame information (.eh_frame, .debug_frame)",
 		 cfi_init, cfi_fini);

@@ -174,9 +174,13 @@ static void source_load(struct source *src, struct sg_target *t)
 	if (!strncmp(src->path, "/dev/", 5) || !strncmp(src->path, "/proc/", 6))
 		return;
 	char path[4200];
-	/* The target's own view of the file system, for containers.  */
-	snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), src->path);
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	/* The target's own view of the file system, for containers.  A core
+	   has none: its process is gone, or its PID another process's.  */
+	int fd = -1;
+	if (sg_target_kind(t) == SG_TARGET_LIVE) {
+		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)sg_target_pid(t), src->path);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	}
 	if (fd < 0)
 		fd = open(src->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -323,7 +327,8 @@ static void bt_thread(struct bt_ctx *c, struct py_proc *p, size_t index, pid_t t
 	sg_out_object_begin(out, NULL);
 	thread_json_head(out, tid, comm, pt, gc);
 	if (index)
-		sg_out_printf(out, "Thread %zu (LWP %d \"%s\")", index, (int)tid, comm);
+		sg_out_printf(out, "Thread %zu (LWP %d%s%s%s)", index, (int)tid, comm[0] ? " \"" : "",
+			      comm, comm[0] ? "\"" : "");
 	else
 		sg_out_printf(out, "Python thread (thread_id 0x%" PRIx64 ", no OS thread)",
 			      pt->thread_id);
@@ -610,6 +615,28 @@ static bool provider_is_eval(const char *function, void *arg)
 	       st->proc->version < PY_V(3, 6);
 }
 
+/* Before a snapshot lets the process run: what py-bt and bt --python
+   will read (the thread list, the collector's flag, each thread's frames
+   with their code objects and line tables), read now so that the
+   snapshot keeps it.  */
+static void snapshot_prepare(struct sg_session *s, struct sg_target *target, void *arg)
+{
+	struct py_state *st = arg;
+	if (st->target != target)
+		prepare(s, target, st);
+	struct py_proc *p = st->proc;
+	if (!p)
+		return;
+	py_budget_reset(p);
+	struct thread_list l = { 0 };
+	sg_error_destroy(py_threads(p, collect_thread, &l));
+	(void)py_gc_running(p);
+	size_t n = 0;
+	for (size_t i = 0; i < l.n; i++)
+		sg_error_destroy(py_frames(p, l.a[i].tstate, count_frame, &n));
+	free(l.a);
+}
+
 static void state_destroy(void *arg)
 {
 	forget(NULL, arg);
@@ -622,6 +649,7 @@ static const struct sg_stack_provider_ops provider_ops = {
 	.prepare = prepare,
 	.forget = forget,
 	.is_eval = provider_is_eval,
+	.snapshot_prepare = snapshot_prepare,
 };
 
 /* ---- registration ---- */
@@ -635,7 +663,7 @@ static const struct sg_command commands[] = {
 			   "line, and the source line when the file can be read (set python source\n"
 			   "off hides it).  Each thread says whether it holds the GIL.",
 		.handler = cmd_py_bt,
-		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK,
 	},
 	{
 		.name = "py-locals",
@@ -658,7 +686,7 @@ static const struct sg_command commands[] = {
 		.synopsis = "py-version",
 		.summary = "Describe the Python interpreter of the target and how it was found",
 		.handler = cmd_py_version,
-		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK,
 	},
 };
 
@@ -686,5 +714,7 @@ static struct sg_error *init(struct sg_session *s, void **state_ret SG_UNUSED)
 	return err;
 }
 
+/* Loaded when needed (ABI 1.6): doc/plugins.md.  */
+SG_PLUGIN_TRIGGERS("module=libpython* module=python* symbol=_PyRuntime symbol=interp_head");
 SG_PLUGIN_DEFINE("cpython", PACKAGE_VERSION,
 		 "Python stacks, merged stacks and locals for CPython 2.7 and 3.6-3.15", init, NULL);

@@ -165,4 +165,6 @@ static struct sg_error *fp_init(struct sg_session *session, void **state_ret SG_
 	return sg_unwinder_register(session, "fp", 20, &fp_ops, NULL);
 }
 
+/* Loaded when needed (ABI 1.6): doc/plugins.md.  */
+SG_PLUGIN_TRIGGERS("stacks");
 SG_PLUGIN_DEFINE("fp-unwind", "1.0", "Unwinds by the saved frame-pointer chain", fp_init, NULL);

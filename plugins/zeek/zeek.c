@@ -249,6 +249,26 @@ static bool provider_is_eval(const char *function, void *arg SG_UNUSED)
 	return false;
 }
 
+/* Before a snapshot lets the process go: walk what zeek-bt will read,
+   so that the snapshot keeps it.  Scripts run on the main thread only,
+   and a process without Zeek has nothing to walk: asking frames() of
+   every thread would cost a failed lookup each during the stop.  */
+static void snapshot_prepare(struct sg_session *s, struct sg_target *target, void *arg)
+{
+	struct zk_state *st = arg;
+	if (st->target != target)
+		prepare(s, target, st);
+	if (!st->proc)
+		return;
+	struct zk_frame *frames;
+	size_t n;
+	struct sg_error *err = zk_walk(s, target, st->proc, &frames, &n);
+	if (err)
+		sg_error_destroy(err);
+	else
+		zk_frames_free(frames, n);
+}
+
 static void state_destroy(void *arg)
 {
 	forget(NULL, arg);
@@ -261,6 +281,7 @@ static const struct sg_stack_provider_ops provider_ops = {
 	.prepare = prepare,
 	.forget = forget,
 	.is_eval = provider_is_eval,
+	.snapshot_prepare = snapshot_prepare,
 };
 
 /* ---- registration ---- */
@@ -275,14 +296,14 @@ static const struct sg_command commands[] = {
 			   "Built-in functions have no line.  Prints \"no Zeek script is running\"\n"
 			   "when the stack is empty.",
 		.handler = cmd_zeek_bt,
-		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK,
 	},
 	{
 		.name = "zeek-version",
 		.synopsis = "zeek-version",
 		.summary = "Describe the Zeek of the target and how its layouts were found",
 		.handler = cmd_zeek_version,
-		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS,
+		.flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK,
 	},
 	{
 		.name = "maintenance time-zeek-bt",
@@ -308,4 +329,6 @@ static struct sg_error *init(struct sg_session *s, void **state_ret SG_UNUSED)
 	return err;
 }
 
+/* Loaded when needed (ABI 1.6): doc/plugins.md.  */
+SG_PLUGIN_TRIGGERS("module=zeek module=bro symbol=_ZN4zeek6detail10call_stackE symbol=call_stack");
 SG_PLUGIN_DEFINE("zeek", PACKAGE_VERSION, "Zeek script stacks for Zeek 3.0 to 9.x", init, NULL);
