@@ -24,6 +24,7 @@ packages=(
 	# build
 	autoconf automake libtool pkgconf make gcc g++
 	libdw-dev libelf-dev libiberty-dev libreadline-dev
+	zlib1g-dev
 	# tests: gdb is the oracle, eu-stack and readelf check our answers,
 	# jq parses JSON, tmux drives the prompt, setpriv tests refusals,
 	# libc6-dbg gives libc a separate debug file to find
@@ -117,6 +118,28 @@ demo() {
 	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs:$build/plugins/cpython/.libs" \
 		"$build/shell/spyglass" -nx -p "$demo_py" -batch -ex py-version -ex py-bt \
 		-ex 'thread 2' -ex 'bt --python' -ex py-locals --stats
+	# A profile of it: one second of samples of every thread (they
+	# sleep: --idle), merged stacks, as folded lines.
+	demo_prof=$(mktemp --suffix=.folded)
+	trap 'kill "$demo_pid" "$demo_py" 2>/dev/null; rm -f "$demo_out" "$demo_py_out" "$demo_prof"' EXIT
+	echo
+	echo "== spyglass -p $demo_py -- record --duration 1 --idle --stack mixed -o $demo_prof"
+	SPYGLASS_PLUGIN_DIR="$build/plugins" \
+	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs:$build/plugins/cpython/.libs" \
+		"$build/shell/spyglass" -nx -p "$demo_py" -- record --duration 1 --idle --stack mixed \
+		-o "$demo_prof"
+	sort -t' ' -k2,2nr "$demo_prof" | head -n 3 | cut -c1-200
+	# A core of the first process, written and then read back.
+	demo_core=$(mktemp -u /tmp/spyglass-demo-core.XXXXXX)
+	trap 'kill "$demo_pid" "$demo_py" 2>/dev/null; rm -f "$demo_out" "$demo_py_out" "$demo_prof" "$demo_core"' EXIT
+	echo
+	echo "== spyglass -p $pid -batch -ex 'gcore $demo_core'; spyglass -c $demo_core -batch -ex 'info threads' -ex 'thread apply all bt 3'"
+	SPYGLASS_PLUGIN_DIR="$build/plugins" \
+	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs" \
+		"$build/shell/spyglass" -nx -p "$pid" -batch -ex "gcore $demo_core"
+	SPYGLASS_PLUGIN_DIR="$build/plugins" \
+	SPYGLASS_PLUGIN_PATH="$build/plugins/cfi-unwind/.libs:$build/plugins/fp-unwind/.libs" \
+		"$build/shell/spyglass" -nx -c "$demo_core" -batch -ex 'info threads' -ex 'thread apply all bt 3'
 }
 
 case "${1:-}" in

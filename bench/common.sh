@@ -327,6 +327,18 @@ goal_faster_than() {
 	fi
 }
 
+# ratios_first_run TOOL...: how many times faster than each TOOL the
+# first run on new binaries is (spyglass-1st, an empty cache each run).
+ratios_first_run() {
+	local tool first=${median_of[spyglass-1st]:-}
+	[[ -n $first ]] || return 0
+	for tool in "$@"; do
+		[[ -n ${median_of[$tool]:-} ]] || continue
+		goal "first run (empty cache) vs $tool" info \
+			"$(printf '%.2fx (%s/spyglass-1st)' "$(calc "${median_of[$tool]} / $first")" "$tool")"
+	done
+}
+
 # finish: prints the state of the target and exits 1 if a run failed, else 0.
 # The debuggers must leave the target running.  /proc/PID/status shows the
 # main thread only, so every thread is checked as well.

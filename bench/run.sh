@@ -2,12 +2,18 @@
 # bench/run.sh [BUILD_DIR] - time "info threads" on a 65-thread process with
 # spyglass, gdb and eu-stack, and check spyglass against its performance goals.
 #
+# spyglass is the installed program (make install DESTDIR=...) with its
+# default plugins, as users run it: "spyglass" on a cache the warm-up run
+# filled, "spyglass-1st" on an empty one each run (doc/cache.md).
+#
 # BUILD_DIR defaults to _build in the repository root; a relative BUILD_DIR
 # is taken relative to the current directory.  Environment:
 #   BENCH_REPS     timed runs per tool (default 10)
 #   BENCH_DEPTH    recursion depth of each fixture thread (default 40)
 #   BENCH_THREADS  threads started by the fixture besides main (default 64)
 #   BENCH_TIMEOUT  seconds before a single run is killed (default 60)
+#   BENCH_CACHE_DIR  spyglass's cache for the "spyglass" runs (default: a new
+#                  one, filled by the warm-up run)
 #   CC             compiler for the fixture (default cc)
 #
 # This is a report, not a test: it exits 0 even when a goal is missed, 1 if a
@@ -20,21 +26,22 @@ bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$bench_dir/common.sh"
 
 # Goals from the issue.
-goal_speedup=20			# spyglass at least this many times faster than gdb
+goal_speedup=30			# spyglass at least this many times faster than gdb
 goal_pause_us_per_thread=1000	# target stopped under 1 ms per thread
 goal_rss_kb=$((20 * 1024))	# peak memory under 20 MB
 
 bench_args run.sh "$@"
 bench_tmp
 
-# Keep the tools from loading anything the benchmark does not control:
-# no installed spyglass plugins, no debuginfod downloads (gdb and eu-stack
-# both honour DEBUGINFOD_URLS).
-export SPYGLASS_PLUGIN_DIR=$tmp/no-plugins
+# The installed program and its default plugins; no debuginfod downloads
+# (gdb and eu-stack both honour DEBUGINFOD_URLS).
+bench_install cfi-unwind
+export SPYGLASS_PLUGIN_DIR=$inst_plugins SPYGLASS_CACHE_DIR=${BENCH_CACHE_DIR:-$tmp/cache}
 unset SPYGLASS_PLUGIN_PATH DEBUGINFOD_URLS
 
 start_fixture
 find_tools gdb eu-stack
+tools=(spyglass spyglass-1st "${tools[@]:1}")
 start_watchdog
 
 # tool_exec TOOL: replaces the (forked) shell with one run of TOOL.
@@ -43,6 +50,10 @@ tool_exec() {
 	spyglass)
 		LD_LIBRARY_PATH=$sg_libdir exec "$sg_bin" -p "$fixture_pid" -batch -nx \
 			-ex 'info threads' --stats
+		;;
+	spyglass-1st)
+		LD_LIBRARY_PATH=$sg_libdir SPYGLASS_CACHE_DIR=$tmp/empty-cache.$rep \
+			exec "$sg_bin" -p "$fixture_pid" -batch -nx -ex 'info threads' --stats
 		;;
 	gdb)
 		exec gdb -batch -nx -p "$fixture_pid" -ex 'info threads'
@@ -57,7 +68,7 @@ tool_exec() {
 threads_listed() {
 	local tool=$1 out=$2
 	case $tool in
-	spyglass | gdb) grep -cE '^[* ] +[0-9]+ +' "$out" || true ;;
+	spyglass* | gdb) grep -cE '^[* ] +[0-9]+ +' "$out" || true ;;
 	eu-stack) grep -c '^TID ' "$out" || true ;;
 	esac
 }
@@ -82,7 +93,7 @@ for ((rep = 0; rep <= reps; rep++)); do
 			continue
 		fi
 		threads_of[$tool]=$n
-		if [[ $tool == spyglass ]]; then
+		if [[ $tool == spyglass* ]]; then
 			p=$(stat_field "$err" paused_us)
 			r=$(stat_field "$err" maxrss_kb)
 			sg_stats_threads=$(stat_field "$err" threads)
@@ -104,9 +115,11 @@ done
 
 print_header "spyglass benchmark: 'info threads' on $expected_threads threads (recursion depth $depth), $reps timed runs per tool" \
 	spyglass gdb eu-stack
+echo "plugins:  $inst_plugin_names (installed)"
+echo
 
-printf '%-10s %10s %10s %12s %8s\n' tool "median ms" "min ms" "vs spyglass" threads
-for tool in spyglass gdb eu-stack; do
+printf '%-12s %10s %10s %12s %8s\n' tool "median ms" "min ms" "vs spyglass" threads
+for tool in spyglass spyglass-1st gdb eu-stack; do
 	tool_times "$tool" "${times_of[$tool]:-}" || continue
 	note=
 	if ((threads_of[$tool] != expected_threads)); then
@@ -115,13 +128,14 @@ for tool in spyglass gdb eu-stack; do
 	if [[ -n ${failed_of[$tool]:-} ]]; then
 		note+="  (${failed_of[$tool]} runs failed)"
 	fi
-	printf '%-10s %10.2f %10.2f %12s %8s%s\n' "$tool" "$t_median" "$t_min" "$t_ratio" \
+	printf '%-12s %10.2f %10.2f %12s %8s%s\n' "$tool" "$t_median" "$t_min" "$t_ratio" \
 		"${threads_of[$tool]}" "$note"
 done
 echo
 
 echo "goals:"
 goal_faster_than gdb "$goal_speedup" "spyglass >= ${goal_speedup}x faster than gdb"
+ratios_first_run gdb eu-stack
 if ((${#paused[@]})); then
 	read -r paused_median _ < <(summarize "${paused[@]}")
 	read -r _ _ rss_max < <(summarize "${rss[@]}")

@@ -47,6 +47,9 @@ logdir=$build_dir/tests/valgrind
 rm -rf "$logdir"
 mkdir -p "$logdir" || die "cannot create $logdir"
 
+# spyglass frees everything at its exit only when asked, so that a block
+# it forgets to free shows as a leak.
+export SPYGLASS_FREE_AT_EXIT=1
 # Errors make spyglass exit 99, so the test that ran it fails too; only
 # definite leaks count as errors (libraries keep caches reachable at exit).
 export SPYGLASS_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full \
