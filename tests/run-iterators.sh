@@ -45,6 +45,12 @@ compare_gdb() {
 	if $with_gdb; then
 		local mine=$OUT
 		gdb_print "$pid" "$@"
+		# gdb 13 cannot call a function in the target on a CPU whose
+		# XSAVE area outgrows its buffer (AMX): every call fails so.
+		if grep -q "^Couldn't write extended state status" <<<"$GDB_OUT"; then
+			skip "$desc, as gdb prints them: gdb cannot call functions in a process on this CPU ($(grep -m1 "^Couldn't write" <<<"$GDB_OUT"))"
+			return
+		fi
 		is "$mine" "$GDB_OUT" "$desc, as gdb prints them"
 	else
 		skip "$desc: gdb or its libstdc++ printers are not installed"
