@@ -88,7 +88,11 @@ gcore_check() {
 	printf '%s\n' "$GDB_OUT" | bt_normalise "$testdir/$name.gdb"
 	# gdb's own cores get the same about files it cannot open
 	# ("/dev/zero (deleted)"); nothing else.
-	is "$(grep '^warning:' <<<"$GDB_OUT" | grep -v "^warning: Can't open file")" "" \
+	# On a CPU with AMX the kernel's XSAVE area (written as it comes,
+	# as the kernel's own cores do) is larger than gdb 13 knows of.
+	local xs='^$'
+	grep -qw amx_tile /proc/cpuinfo && xs="^warning: Unexpected size of section \`\.reg-xstate/"
+	is "$(grep '^warning:' <<<"$GDB_OUT" | grep -v "^warning: Can't open file" | grep -v "$xs")" "" \
 		"$name: gdb reads the core without a warning"
 	same_bt "$name: gdb on spyglass's core vs spyglass live" \
 		"$testdir/$name.gdb" "$testdir/$name.live"

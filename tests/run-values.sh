@@ -39,10 +39,12 @@ run_both() {
 		i=$((i + 1))
 	done
 	args+=(-ex "echo @@ end\\n")
-	LC_ALL=C.UTF-8 timeout -k 5 120 "$GDB" -nx -batch -p "$pid" "${args[@]}" \
-		>"$testdir/gdb.out" 2>&1
+	# spyglass first: gdb may call functions in the target (malloc, for
+	# & of a value not in memory), and a call that fails can kill it.
 	timeout -k 5 120 "$SG_BIN" -nx -batch -p "$pid" "${args[@]}" >"$testdir/sg.out" 2>&1
 	STATUS=$?
+	LC_ALL=C.UTF-8 timeout -k 5 120 "$GDB" -nx -batch -p "$pid" "${args[@]}" \
+		>"$testdir/gdb.out" 2>&1
 }
 
 # section FILE N: the output of command N.
@@ -73,7 +75,11 @@ check() {
 		local mine gdbs
 		mine=$(section "$testdir/sg.out" "$n" | sed -E 's/^\$[0-9]+ = /$ = /')
 		gdbs=$(section "$testdir/gdb.out" "$n" | sed -E 's/^\$[0-9]+ = /$ = /')
-		if [ -n "${fix[$n]:-}" ]; then
+		# gdb 13 cannot call a function in the target on a CPU whose
+		# XSAVE area outgrows its buffer (AMX).
+		if grep -q "^Couldn't write extended state status" <<<"$gdbs"; then
+			skip "$name: $c: gdb cannot call functions in a process on this CPU ($(grep -m1 "^Couldn't write" <<<"$gdbs"))"
+		elif [ -n "${fix[$n]:-}" ]; then
 			like "$mine" "${want[$n]}" "$name: $c (where gdb is wrong)"
 			is "$(printf '%s\n' "$mine" | sed -E "${fix[$n]}")" "$gdbs" \
 				"$name: $c: gdb's answer is the wrong one as expected"
