@@ -12,6 +12,9 @@
 #define FIRST_WINDOW (16 << 10)
 #define MAX_WINDOW (1 << 20)
 
+/* How long a wait for a thread's stop polls before it sleeps.  */
+#define SPIN_NS 200000
+
 /* A copy of the top of a thread's stack.  */
 struct window {
 	uint64_t start;
@@ -73,6 +76,7 @@ struct sampler {
 	uint64_t start_ns;
 	struct sg_error *failed;	/* ends the recording */
 	bool stopping;		/* the end: every thread is being stopped */
+	bool spin;		/* poll for a stop rather than sleep (sg_sampler_threads_init) */
 };
 
 /* sampler.c */
