@@ -17,7 +17,10 @@
 # Environment: BENCH_RUNS (alternating pairs, default 5), BENCH_SECONDS
 # (each rate measurement, default 3), BENCH_WORK_C (rounds of C work,
 # default 1000, about 1 s), BENCH_WORK_PY (default 1000), BENCH_PYTHON
-# (default pyenv's 3.8, else python3).
+# (default pyenv's 3.8, else python3), BENCH_PIN (default 1 with two
+# CPUs or more: the target runs on CPU 0 and the profiler on CPU 1, so
+# that the slowdown is the samples' and not a fight for one CPU; 0: no
+# pinning).
 # Exit status 0 even when a goal is missed; 1 if a run failed; 2 if the
 # benchmark could not be set up.  The machine's load moves these figures:
 # run it on a quiet one.
@@ -47,16 +50,20 @@ fi
 	die "cannot build the fixture"
 hotcold_py=$repo_dir/tests/fixtures/hotcold.py
 failures=0
+pin_target=() pin_tool=()
+if [[ ${BENCH_PIN:-1} != 0 ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
+	pin_target=(taskset -c 0) pin_tool=(taskset -c 1)
+fi
 
 sgrun() {
-	LD_LIBRARY_PATH=$inst_lib SPYGLASS_PLUGIN_DIR=$inst_plugins "$inst_bin" -nx -batch "$@"
+	LD_LIBRARY_PATH=$inst_lib SPYGLASS_PLUGIN_DIR=$inst_plugins "${pin_tool[@]}" "$inst_bin" -nx -batch "$@"
 }
 
 # start CMD...: CMD in the background until it prints "ready"; sets pid.
 start() {
 	: >"$tmp/fixture.out"
 	rm -f "$tmp/zk.stack"
-	"$@" >"$tmp/fixture.out" 2>&1 &
+	"${pin_target[@]}" "$@" >"$tmp/fixture.out" 2>&1 &
 	pid=$! fixture_pid=$!
 	local i
 	for ((i = 0; i < 1000; i++)); do
@@ -118,7 +125,7 @@ work_ns() {
 austin_ns() {
 	local us=$1
 	shift
-	austin -i "$us" -o "$tmp/austin.out" "$@" >"$tmp/fixture.out" 2>"$tmp/austin.err" ||
+	"${pin_tool[@]}" austin -i "$us" -o "$tmp/austin.out" "${pin_target[@]}" "$@" >"$tmp/fixture.out" 2>"$tmp/austin.err" ||
 		failures=$((failures + 1))
 	sed -n 's/^work_ns=//p' "$tmp/fixture.out"
 }
@@ -149,6 +156,7 @@ slowdown() {
 
 echo "record on $(uname -m), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); spyglass $inst_bin"
 echo "plugins: $inst_plugin_names; Python: $python ($("$python" -V 2>&1))"
+((${#pin_target[@]})) && echo "pinned: the target on CPU 0, spyglass and austin on CPU 1"
 echo
 echo "Rate achieved at 1 kHz (goal: at least 99%), ${secs} s each:"
 rate "native, 20 frames" "$tmp/sg-hotcold" --
@@ -167,7 +175,7 @@ else
 fi
 if command -v austin >/dev/null; then
 	start "$python" "$hotcold_py"
-	austin -i 1000 -p "$pid" -o "$tmp/austin.rate" >/dev/null 2>&1 &
+	"${pin_tool[@]}" austin -i 1000 -p "$pid" -o "$tmp/austin.rate" >/dev/null 2>&1 &
 	apid=$!
 	sleep "$secs"
 	kill -INT "$apid" 2>/dev/null || true
