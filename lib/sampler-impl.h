@@ -13,7 +13,7 @@
 #define MAX_WINDOW (1 << 20)
 
 /* How long a wait for a thread's stop polls before it sleeps.  */
-#define SPIN_NS 200000
+#define SPIN_NS 50000
 
 /* A copy of the top of a thread's stack.  */
 struct window {

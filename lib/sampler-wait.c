@@ -197,8 +197,8 @@ bool sg_sampler_wait_stopped(struct sampler *sp, size_t i)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	bool drained = false;
-	/* A stop comes within tens of microseconds unless the thread waits
-	   for a CPU: poll that long, then sleep.  */
+	/* A stop comes within 20 us unless the thread waits for a CPU:
+	   poll a little longer, then sleep and leave the CPU to it.  */
 	uint64_t spin_end = sp->spin ? sg_now_ns() + SPIN_NS : 0;
 	while (!sp->th[i].gone && !sp->th[i].stopped) {
 		int status;
@@ -212,6 +212,9 @@ bool sg_sampler_wait_stopped(struct sampler *sp, size_t i)
 			handle_exit(sp, i, 0);
 			break;
 		}
+		/* No sched_yield: on a busy machine it hands this CPU to
+		   another process, and the thread stays stopped until we
+		   get it back.  */
 		if (spin_end && sg_now_ns() < spin_end)
 			continue;
 		if (drained)
