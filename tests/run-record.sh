@@ -16,6 +16,18 @@ hot_line() {	# the line of MARK in FILE
 	grep -n "$2" "$1" | head -1 | cut -d: -f1
 }
 
+# held_long: whether the last recording (its summary in $ERR) held the
+# target stopped over 40% of the time, as a sanitizer build on a busy
+# machine can.  Each stop then lengthens the phase it lands in, and the
+# shares of the wall time are no longer those of the work: sets
+# HELD_WHY.
+held_long() {
+	local pct
+	pct=$(sed -n 's/.*target stopped \([0-9.]*\)% of the time.*/\1/p' <<<"$ERR" | tail -n 1)
+	HELD_WHY="the target was stopped ${pct:-?}% of the time"
+	[ -n "$pct" ] && awk -v p="$pct" 'BEGIN { exit !(p > 40) }'
+}
+
 # shares LABEL FORMAT FILE [LEAF_FILE LEAF_LINE [OTHER_LINE]]: the file
 # parses, hot and cold are 75/25 within 7 points, the innermost hot frame
 # is at the line (or at OTHER_LINE, also hot's).
@@ -29,8 +41,12 @@ shares() {
 	local hot n
 	hot=$(jq -r '.hot // -1' <<<"$j")
 	n=$(jq -r '.samples' <<<"$j")
-	ok "$(awk -v h="$hot" -v n="$n" 'BEGIN { print !(h >= 68 && h <= 82 && n >= 50) }')" \
-		"$label: $fmt: hot $hot% of $n samples (75 +- 7)"
+	if held_long; then
+		skip "$label: $fmt: hot $hot% of $n samples: not a measure of the work, as $HELD_WHY"
+	else
+		ok "$(awk -v h="$hot" -v n="$n" 'BEGIN { print !(h >= 68 && h <= 82 && n >= 50) }')" \
+			"$label: $fmt: hot $hot% of $n samples (75 +- 7)"
+	fi
 	# The profile names a file as bt does, as the line table spells it;
 	# a VPATH build (distcheck) spells it "../../tests/...", relative to
 	# the build directory: compare the files, not their spellings.
@@ -132,7 +148,8 @@ sleep 1.5
 kill -INT "$REC_PID"
 wait "$REC_PID"
 ok $? "Ctrl-C: spyglass exits with status 0"
-like "$(cat "$REC_ERR")" '; interrupted; wrote .*int\.pb\.gz \(pprof\)$' "Ctrl-C: the summary says so"
+ERR=$(cat "$REC_ERR")
+like "$ERR" '; interrupted; wrote .*int\.pb\.gz \(pprof\)$' "Ctrl-C: the summary says so"
 shares "Ctrl-C" pprof "$testdir/int.pb.gz"
 st=$(proc_state "$FIXTURE_PID")
 ok "$([ -n "$st" ] && [ "$st" != t ] && [ "$st" != T ]; echo $?)" "Ctrl-C: the fixture is not stopped (state $st)"
@@ -236,7 +253,11 @@ ok $STATUS "churn: recording a process that starts and ends threads${ERR:+: $ERR
 python3 "$CHECK" shares speedscope "$testdir/churn.json" hot cold >"$testdir/churn.j" 2>&1
 ok $? "churn: the speedscope file parses"
 n=$(jq -r '.threads | length' "$testdir/churn.j")
-ok "$((n > 5 ? 0 : 1))" "churn: threads started during the recording are sampled ($n threads)"
+if held_long && [ "$n" -le 5 ]; then
+	skip "churn: threads started during the recording are sampled ($n threads): too few ticks, as $HELD_WHY"
+else
+	ok "$((n > 5 ? 0 : 1))" "churn: threads started during the recording are sampled ($n threads)"
+fi
 check_threads "$FIXTURE_PID" "churn: no thread is left stopped or traced"
 stop_fixture "$FIXTURE_PID"
 
