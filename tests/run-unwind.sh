@@ -24,6 +24,20 @@ is "$(frames fploop)" "syscall,block_forever,fploop_leaf,fploop_thread,Backtrace
 like "$(frames badret)" "^syscall,block_forever,badret_leaf,\?\?," "a garbage return address shows as ?? ()"
 like "$OUT" $'\n#3  0x00000000deadbeef in \\?\\? \\(\\)\n' "with its address"
 
+# A leaf that no CFI covers and that has pushed nothing, as glibc's clone3
+# is after its system call: the return address is at the stack pointer,
+# as gdb's prologue analysis finds.  The frame pointer would skip the
+# caller.
+nocfi=$(frames nocfi)
+like "$nocfi" '^nocfi_leaf,nocfi_thread,start_thread,' \
+	"a leaf without CFI unwinds through the return address at its stack pointer"
+if have_gdb; then
+	gdb_batch "$pid" 'thread apply all bt'
+	is "$(OUT=$GDB_OUT frames nocfi)" "$nocfi" "a leaf without CFI: the frames gdb gives"
+else
+	skip "a leaf without CFI, as gdb: gdb is not installed"
+fi
+
 sg -p "$pid" -ex 'thread apply all bt -u fp'
 is "$(frames fploop)" "syscall,fploop_leaf,Backtrace stopped: saved frame pointer $(printf '%s\n' "$OUT" | sed -n 's/.*saved frame pointer \(0x[0-9a-f]*\) is not above.*/\1/p' | head -1) is not above $(printf '%s\n' "$OUT" | sed -n 's/.*is not above \(0x[0-9a-f]*\)$/\1/p' | head -1)" \
 	"-u fp refuses a saved frame pointer that does not move up"

@@ -222,6 +222,52 @@ static struct sg_error *eval(const struct row *row, const struct rule *rule,
 	return sg_dwarf_expr_eval(row->ops + rule->first, rule->nops, ctx, NULL, ret);
 }
 
+/* Whether the bytes before RA end in a call instruction: E8 rel32, or
+   FF /2 (an indirect call) of 2, 3, 6 or 7 bytes with its prefix.  */
+static bool after_call(struct sg_target *target, uint64_t ra)
+{
+	unsigned char b[7];
+	if (ra < sizeof(b) || sg_target_read(target, ra - sizeof(b), b, sizeof(b)))
+		return false;
+	if (b[2] == 0xe8)
+		return true;
+	static const int len[] = { 2, 3, 6, 7 };
+	for (size_t i = 0; i < sizeof(len) / sizeof(len[0]); i++) {
+		const unsigned char *op = b + sizeof(b) - len[i];
+		if (op[0] == 0xff && (op[1] & 0x38) == 0x10)
+			return true;
+	}
+	return false;
+}
+
+/* An exact pc (frame 0, or a frame a signal interrupted) that no FDE
+   covers, in a module: a leaf that has pushed nothing yet, or nothing
+   left, such as glibc's clone3 after its system call (its FDE ends
+   there: the child's rules would be wrong).  Taken as gdb's prologue
+   analysis takes a frameless function, with the return address at the
+   stack pointer, when that address is in a module and follows a call;
+   anything else is left to the next unwinder.  */
+static struct sg_error *frameless_step(struct sg_target *target,
+				       const struct sg_unwind_frame *callee,
+				       struct sg_unwind_frame *caller)
+{
+	if (!sg_regs_has(&callee->regs, SG_REG_RSP) ||
+	    !sg_target_module_at(target, callee->regs.r[SG_REG_RIP]))
+		return &sg_not_found;
+	uint64_t sp = callee->regs.r[SG_REG_RSP], ra;
+	if (sg_target_read_u64(target, sp, &ra) || !sg_target_module_at(target, ra) ||
+	    !after_call(target, ra))
+		return &sg_not_found;
+	caller->regs.valid = 0;
+	caller->activation = false;
+	for (int r = 0; r < SG_NREGS; r++)
+		if (callee_saved(r) && sg_regs_has(&callee->regs, r))
+			sg_regs_set(&caller->regs, r, callee->regs.r[r]);
+	sg_regs_set(&caller->regs, SG_REG_RSP, sp + 8);
+	sg_regs_set(&caller->regs, SG_REG_RIP, ra);
+	return NULL;
+}
+
 static struct sg_error *cfi_step(struct sg_target *target, const struct sg_unwind_frame *callee,
 				 struct sg_unwind_frame *caller, void *arg)
 {
@@ -246,7 +292,7 @@ static struct sg_error *cfi_step(struct sg_target *target, const struct sg_unwin
 		*row = fresh;
 	}
 	if (!row->found)
-		return &sg_not_found;
+		return callee->activation ? frameless_step(target, callee, caller) : &sg_not_found;
 
 	struct sg_dwarf_expr_ctx ctx = { .target = target, .regs = &callee->regs };
 	struct sg_dwarf_result res;
