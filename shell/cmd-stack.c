@@ -310,7 +310,9 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 	}
 	const char *reason = sg_stack_stop_reason(st);
 	bool more = last < n || sg_stack_truncated(st);
-	if (f && more && a->count >= 0)
+	/* gdb says so to a user at the prompt, not in batch mode (its -ex
+	   commands run with from_tty 0 there).  */
+	if (f && more && a->count >= 0 && !sh->batch)
 		fputs("(More stack frames follow...)\n", f);
 	if (f && reason && last == n)
 		fprintf(f, "Backtrace stopped: %s\n", reason);
