@@ -170,9 +170,10 @@ stop_fixture() {
 }
 
 # Run spyglass in batch mode without init files.  Output in $OUT, errors in
-# $ERR, status in $STATUS.
+# $ERR, status in $STATUS (124 if it ran 5 minutes: a hang is a failure
+# of the check, not of the whole run).
 sg() {
-	OUT=$("$SG_BIN" -nx -batch "$@" 2>"$testdir/stderr")
+	OUT=$(timeout -k 5 300 "$SG_BIN" -nx -batch "$@" 2>"$testdir/stderr")
 	STATUS=$?
 	ERR=$(cat "$testdir/stderr")
 }
