@@ -227,8 +227,13 @@ static struct sg_error *eval(const struct row *row, const struct rule *rule,
 static bool after_call(struct sg_target *target, uint64_t ra)
 {
 	unsigned char b[7];
-	if (ra < sizeof(b) || sg_target_read(target, ra - sizeof(b), b, sizeof(b)))
+	if (ra < sizeof(b))
 		return false;
+	struct sg_error *err = sg_target_read(target, ra - sizeof(b), b, sizeof(b));
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
 	if (b[2] == 0xe8)
 		return true;
 	static const int len[] = { 2, 3, 6, 7 };
@@ -255,8 +260,12 @@ static struct sg_error *frameless_step(struct sg_target *target,
 	    !sg_target_module_at(target, callee->regs.r[SG_REG_RIP]))
 		return &sg_not_found;
 	uint64_t sp = callee->regs.r[SG_REG_RSP], ra;
-	if (sg_target_read_u64(target, sp, &ra) || !sg_target_module_at(target, ra) ||
-	    !after_call(target, ra))
+	struct sg_error *err = sg_target_read_u64(target, sp, &ra);
+	if (err) {
+		sg_error_destroy(err);
+		return &sg_not_found;
+	}
+	if (!sg_target_module_at(target, ra) || !after_call(target, ra))
 		return &sg_not_found;
 	caller->regs.valid = 0;
 	caller->activation = false;
