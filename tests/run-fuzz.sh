@@ -15,11 +15,15 @@ if [ ! -x "$top_builddir/fuzz/fuzz-args" ]; then
 	exit 0
 fi
 
-# hex_to_file HEXFILE OUT: the bytes a hex dump (any white space) spells.
+# hex_to_file HEXFILE OUT: the bytes a hex dump (any white space) spells;
+# fails on anything else, such as od's "*" for repeated lines (write
+# reproducers with od -An -tx1 -v).
 hex_to_file() {
 	local hex
-	hex=$(tr -d ' \n\t' <"$1" | sed 's/../\\x&/g')
-	printf "$hex" >"$2"
+	hex=$(tr -d ' \n\t' <"$1")
+	case $hex in *[!0-9a-fA-F]*) return 1 ;; esac
+	[ $((${#hex} % 2)) -eq 0 ] || return 1
+	printf "$(sed 's/../\\x&/g' <<<"$hex")" >"$2"
 }
 
 # Seeds that cannot be text: made here from what the build made, so that
@@ -88,7 +92,10 @@ for t in "${targets[@]}"; do
 		for h in "$reg"/*.hex; do
 			[ -e "$h" ] || continue
 			in=$testdir/$(basename "$h" .hex)
-			hex_to_file "$h" "$in"
+			if ! hex_to_file "$h" "$in"; then
+				ok 1 "fuzz-$t: $(basename "$h"): not a hex dump of whole bytes"
+				continue
+			fi
 			"$bin" -timeout=20 "$in" >"$log" 2>&1
 			status=$?
 			[ $status -ne 0 ] && grep -E "ERROR|SUMMARY" "$log" | head -5 | sed 's/^/# /'
