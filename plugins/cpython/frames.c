@@ -33,6 +33,11 @@ struct py_code {
 	int firstlineno;
 	unsigned char *table;
 	size_t table_len;
+	/* 3.11-3.12: the first instruction a traceback shows, -1 if
+	   unknown.  Kept here, as the rest, so that a walk reads nothing
+	   of a code object it has met before.  */
+	int64_t firsttraceable;
+	bool not_code;		/* 3.13+: a frame's executable that is no code object */
 	struct sg_error *err;	/* why it could not be read */
 };
 
@@ -83,11 +88,35 @@ static bool code_cache_grow(struct py_proc *p)
 	return true;
 }
 
+/* 3.13+: f_executable may be something other than a code object (a
+   frame run for a C function's tracing).  */
+static struct sg_error *check_code(struct py_proc *p, struct py_code *c)
+{
+	uint64_t type;
+	struct sg_error *err = py_read_ptr(p, c->address, PY_OB_TYPE, &type);
+	if (err || type == p->code_type)
+		return err;
+	char *name;
+	if ((err = py_type_name(p, c->address, &name)))
+		return err;
+	c->not_code = strcmp(name, "code") != 0;
+	free(name);
+	if (!c->not_code)
+		p->code_type = type;
+	return NULL;
+}
+
 static struct sg_error *read_code(struct py_proc *p, struct py_code *c)
 {
 	uint64_t name, file, table, first;
+	c->firsttraceable = -1;
+	struct sg_error *err = p->version >= PY_V(3, 13) ? check_code(p, c) : NULL;
+	if (err || c->not_code)
+		return err;
+	if (py_has(p, PY_CO_FIRSTTRACEABLE) && !py_read_field(p, c->address, PY_CO_FIRSTTRACEABLE, &first))
+		c->firsttraceable = (int64_t)first;
 	enum py_field fname = py_has(p, PY_CO_QUALNAME) ? PY_CO_QUALNAME : PY_CO_NAME;
-	struct sg_error *err = py_read_ptr(p, c->address, fname, &name);
+	err = py_read_ptr(p, c->address, fname, &name);
 	if (!err)
 		err = py_read_ptr(p, c->address, PY_CO_FILENAME, &file);
 	if (!err)
@@ -137,26 +166,70 @@ static int code_line(const struct py_proc *p, const struct py_code *c, int64_t p
 }
 
 /* Addresses seen in one walk (frames, thread states, interpreters), to
-   stop at a loop.  CAP, a power of two, is set by the walk, which stops
-   well before half of it is used.  */
+   stop at a loop.  MAX, a power of two, is set by the walk, which stops
+   well before half of it is used.  The table starts on the stack and
+   doubles as it fills: a sampler walks a few dozen frames a thousand
+   times a second, and a table of MAX entries zeroed for each walk would
+   cost more than the walk's reads.  */
+#define SEEN_SMALL 64
+
 struct seen {
 	uint64_t *a;
-	size_t cap;
+	size_t n, cap, max;
+	uint64_t small[SEEN_SMALL];
 };
+
+static void seen_insert(uint64_t *a, size_t cap, uint64_t addr)
+{
+	uint64_t h = (addr >> 3) * UINT64_C(0x9e3779b97f4a7c15);
+	size_t i = h & (cap - 1);
+	while (a[i])
+		i = (i + 1) & (cap - 1);
+	a[i] = addr;
+}
+
+static void seen_grow(struct seen *s)
+{
+	size_t cap = s->cap * 2;
+	uint64_t *a = cap <= s->max ? calloc(cap, sizeof(*a)) : NULL;
+	if (!a)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->a[i])
+			seen_insert(a, cap, s->a[i]);
+	if (s->a != s->small)
+		free(s->a);
+	s->a = a;
+	s->cap = cap;
+}
 
 static bool seen_add(struct seen *s, uint64_t addr)
 {
-	if (!s->a && !(s->a = calloc(s->cap, sizeof(*s->a))))
-		return true;	/* no memory: the walk's cap still ends it */
+	if (!s->a) {
+		s->a = s->small;
+		s->cap = SEEN_SMALL;
+	}
+	if (2 * (s->n + 1) > s->cap)
+		seen_grow(s);
+	/* No memory to grow: the walk's own cap still ends it.  */
+	if (s->n + 1 >= s->cap)
+		return true;
 	uint64_t h = (addr >> 3) * UINT64_C(0x9e3779b97f4a7c15);
 	for (size_t i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
 		if (s->a[i] == addr)
 			return false;
 		if (!s->a[i]) {
 			s->a[i] = addr;
+			s->n++;
 			return true;
 		}
 	}
+}
+
+static void seen_free(struct seen *s)
+{
+	if (s->a != s->small)
+		free(s->a);
 }
 
 /* ---- threads ---- */
@@ -227,7 +300,7 @@ struct sg_error *py_threads(struct py_proc *p,
 				       "Python is not running yet, or has finalized: no interpreter");
 	/* Thread states are unique across interpreters: one set and one
 	   cap for all.  */
-	struct seen interps = { .cap = 2 * MAX_INTERPRETERS }, states = { .cap = 2 * MAX_THREADS };
+	struct seen interps = { .max = 2 * MAX_INTERPRETERS }, states = { .max = 2 * MAX_THREADS };
 	size_t nt = 0;
 	for (size_t ni = 0; interp && !err; ni++) {
 		if (ni == MAX_INTERPRETERS || !seen_add(&interps, interp)) {
@@ -263,8 +336,8 @@ struct sg_error *py_threads(struct py_proc *p,
 	if (err)
 		err = sg_error_prefix(err, "cannot read the thread list");
 out:
-	free(interps.a);
-	free(states.a);
+	seen_free(&interps);
+	seen_free(&states);
 	return err;
 }
 
@@ -318,7 +391,7 @@ static struct sg_error *emit(struct py_proc *p, uint64_t frame, uint64_t code, i
 static struct sg_error *walk_old(struct py_proc *p, uint64_t frame,
 				 int (*fn)(const struct py_frame *, void *), void *arg)
 {
-	struct seen seen = { .cap = 2 * MAX_FRAMES };
+	struct seen seen = { .max = 2 * MAX_FRAMES };
 	struct sg_error *err = NULL;
 	bool stop = false;
 	for (size_t n = 0; frame && !stop; n++) {
@@ -338,14 +411,14 @@ static struct sg_error *walk_old(struct py_proc *p, uint64_t frame,
 			break;
 		frame = back;
 	}
-	free(seen.a);
+	seen_free(&seen);
 	return err;
 }
 
-/* 3.13+: f_executable may be something other than a code object (a
-   frame run for a C function's tracing); 3.14 tags it as a _PyStackRef
-   in its low bits.  */
-static struct sg_error *frame_code(struct py_proc *p, uint64_t frame, uint64_t *ret, bool *is_code)
+/* The code object FRAME runs, or NULL for none (3.13+: an executable
+   that is no code object).  3.14 tags f_executable as a _PyStackRef in
+   its low bits.  */
+static struct sg_error *frame_code(struct py_proc *p, uint64_t frame, struct py_code **ret)
 {
 	uint64_t code;
 	struct sg_error *err = py_read_ptr(p, frame, PY_IF_CODE, &code);
@@ -353,29 +426,21 @@ static struct sg_error *frame_code(struct py_proc *p, uint64_t frame, uint64_t *
 		return err;
 	if (p->version >= PY_V(3, 14))
 		code &= ~UINT64_C(3);
-	*ret = code;
-	*is_code = true;
-	if (p->version < PY_V(3, 13) || !code)
+	*ret = NULL;
+	if (!code)
 		return NULL;
-	uint64_t type;
-	if ((err = py_read_ptr(p, code, PY_OB_TYPE, &type)))
-		return err;
-	if (type != p->code_type) {
-		char *name;
-		if ((err = py_type_name(p, code, &name)))
-			return err;
-		*is_code = !strcmp(name, "code");
-		free(name);
-		if (*is_code)
-			p->code_type = type;
-	}
+	struct py_code *c = code_get(p, code);
+	if (!c)
+		return &sg_enomem;
+	/* One that cannot be read fails the frame when it is shown.  */
+	*ret = c->not_code ? NULL : c;
 	return NULL;
 }
 
 static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 				 int (*fn)(const struct py_frame *, void *), void *arg)
 {
-	struct seen seen = { .cap = 2 * MAX_FRAMES };
+	struct seen seen = { .max = 2 * MAX_FRAMES };
 	struct sg_error *err = NULL;
 	bool stop = false;
 	/* The frame waiting to be emitted: whether it is an entry frame
@@ -386,8 +451,8 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 	for (size_t n = 0; frame && !stop; n++) {
 		if ((err = seen_check(&seen, n, frame)))
 			break;
-		uint64_t code, owner, instr, prev, entry = 0;
-		bool is_code;
+		uint64_t owner, instr, prev, entry = 0;
+		struct py_code *c;
 		err = py_read_field(p, frame, PY_IF_OWNER, &owner);
 		if (!err)
 			err = py_read_ptr(p, frame, PY_IF_PREVIOUS, &prev);
@@ -401,7 +466,7 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 			frame = prev;
 			continue;
 		}
-		err = frame_code(p, frame, &code, &is_code);
+		err = frame_code(p, frame, &c);
 		if (!err)
 			err = py_read_ptr(p, frame, PY_IF_INSTR, &instr);
 		if (!err && py_has(p, PY_IF_IS_ENTRY))
@@ -410,25 +475,21 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 			err = sg_error_prefix(err, "Python frame at 0x%" PRIx64, frame);
 			break;
 		}
-		if (!is_code || !code) {
+		if (!c) {
 			frame = prev;
 			continue;
 		}
-		int64_t pos = ((int64_t)instr - (int64_t)(code + p->offs.off[PY_CO_CODE_ADAPTIVE])) / 2;
+		int64_t pos = ((int64_t)instr - (int64_t)(c->address + p->offs.off[PY_CO_CODE_ADAPTIVE])) / 2;
 		/* 3.11 and 3.12 link a frame before it has run its first
 		   instruction; CPython hides such incomplete frames too.  */
-		if (py_has(p, PY_CO_FIRSTTRACEABLE) && owner != OWNER_GENERATOR) {
-			uint64_t first;
-			if (!py_read_field(p, code, PY_CO_FIRSTTRACEABLE, &first) &&
-			    pos < (int64_t)first) {
-				frame = prev;
-				continue;
-			}
+		if (c->firsttraceable >= 0 && owner != OWNER_GENERATOR && pos < c->firsttraceable) {
+			frame = prev;
+			continue;
 		}
 		if (pend && (err = emit(p, pend, pend_code, pend_pos, pend_entry, fn, arg, &stop)))
 			break;
 		pend = frame;
-		pend_code = code;
+		pend_code = c->address;
 		pend_pos = pos;
 		pend_entry = entry != 0;
 		frame = prev;
@@ -442,7 +503,7 @@ static struct sg_error *walk_new(struct py_proc *p, uint64_t frame,
 		else
 			err = e;
 	}
-	free(seen.a);
+	seen_free(&seen);
 	return err;
 }
 
