@@ -246,5 +246,13 @@ struct sg_error *shell_register_commands(struct shell *sh)
 		err = shell_register_gcore_command(sh);
 	if (!err)
 		err = shell_register_record_command(sh);
+	if (!err)
+		err = shell_register_proc_commands(sh);
+	if (!err)
+		err = shell_register_source_commands(sh);
+	if (!err)
+		err = shell_register_disas_commands(sh);
+	if (!err)
+		err = shell_register_compat_commands(sh);
 	return err;
 }

@@ -77,6 +77,15 @@ const char *shell_signal_description(int sig);
 struct sg_error *shell_register_gcore_command(struct shell *sh);
 /* record: the sampling profiler (cmd-record.c).  */
 struct sg_error *shell_register_record_command(struct shell *sh);
+/* info proc, info auxv, info files, ... (cmd-proc.c).  */
+struct sg_error *shell_register_proc_commands(struct shell *sh);
+/* list, info source, info line, directory (cmd-source.c).  */
+struct sg_error *shell_register_source_commands(struct shell *sh);
+/* disassemble (cmd-disas.c).  */
+struct sg_error *shell_register_disas_commands(struct shell *sh);
+/* gdb's settings that mean nothing here, apropos, show version, pwd
+   (cmd-compat.c).  */
+struct sg_error *shell_register_compat_commands(struct shell *sh);
 
 /* Run one command line, print its error (prefixed with WHERE, e.g.
    "cmds.sg:2", when not NULL), and return whether it succeeded.  */

@@ -1,0 +1,4 @@
+#!/bin/bash
+. "$top_srcdir/tests/test-subr.sh"
+skip "not written yet"
+done_testing
