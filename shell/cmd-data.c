@@ -31,6 +31,34 @@ static struct sg_error *parse_format(const char **args, char *fmt, bool *raw)
 	return NULL;
 }
 
+/* "$NAME = EXPR" (not "=="): true, with NAME (without "$") and *REST at
+   the expression.  gdb assigns a convenience variable that way.  */
+static bool assignment(const char *args, char *name, size_t size, const char **rest)
+{
+	const char *p = args;
+	if (*p != '$' || !(isalpha((unsigned char)p[1]) || p[1] == '_'))
+		return false;
+	const char *start = ++p;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	size_t len = (size_t)(p - start);
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p != '=' || p[1] == '=' || len >= size)
+		return false;
+	/* A register is not a convenience variable: writing one would
+	   change the target.  */
+	memcpy(name, start, len);
+	name[len] = 0;
+	if (sg_reg_lookup(name) >= 0 || !strcmp(name, "pc") || !strcmp(name, "sp") ||
+	    !strcmp(name, "fp"))
+		return false;
+	for (p++; isspace((unsigned char)*p);)
+		p++;
+	*rest = p;
+	return true;
+}
+
 static struct sg_error *do_print(struct sg_session *s, const char *args, struct sg_out *out,
 				 struct shell *sh, bool history)
 {
@@ -39,23 +67,42 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	struct sg_error *err = parse_format(&args, &fmt, &raw);
 	if (err)
 		return err;
-	if (!*args)
-		return sg_error_create(SG_ERROR_USAGE, "print needs an expression (history comes later)");
-	struct sg_target *t = sg_session_target(s);
-	struct xval x;
-	if ((err = eval(sh, t, args, &x)))
+	struct sg_target *t;
+	if ((err = sg_session_need_target(s, &t)))
 		return err;
+	struct xval x;
+	char name[64];
+	if (!*args) {
+		/* A bare print shows the last value again, as a new one.  */
+		if (!history)
+			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
+		if (!history_count(sh))
+			return sg_error_create(SG_ERROR_USAGE, "The history is empty.");
+		if ((err = history_value(sh, 0, true, &x)))
+			return err;
+	} else if (assignment(args, name, sizeof(name), &args)) {
+		if ((err = eval(sh, t, args, &x)) || (err = convenience_set(sh, name, &x)))
+			return err;
+	} else if ((err = eval(sh, t, args, &x))) {
+		return err;
+	}
 	char *text;
 	bool cplus = frame_cplus(s);
 	if ((err = format_value(sh, t, &x, fmt, raw, cplus, true, &text)))
 		return err;
 	char *type = xval_type(&x, cplus);
+	unsigned num = 0;
+	if (history && (err = history_add(sh, &x, &num))) {
+		free(type);
+		free(text);
+		return err;
+	}
 	if (history)
-		sg_out_printf(out, "$%u = %s\n", ++sh->value_history, text);
+		sg_out_printf(out, "$%u = %s\n", num, text);
 	else
 		sg_out_printf(out, "%s", text);
 	if (history)
-		sg_out_uint(out, "history", sh->value_history);
+		sg_out_uint(out, "history", num);
 	if (sg_out_json(out))
 		json_value(sh, t, &x, fmt, raw, cplus, out, "value");
 	sg_out_string(out, "text", text);
@@ -177,6 +224,11 @@ static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct
 		return sg_error_create(SG_ERROR_USAGE, "ptype needs an expression or a type");
 	if ((err = type_of(arg, t, args, &x, &is_type)))
 		return err;
+	if (x.is_void) {
+		sg_out_printf(out, "type = void\n");
+		sg_out_string(out, "type", "void");
+		return NULL;
+	}
 	type_printers_begin(s, t, raw);
 	bool cplus = frame_cplus(s), header = false;
 	char *text;
@@ -230,14 +282,54 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 	return NULL;
 }
 
+static struct sg_error *cmd_show_convenience(struct sg_session *s, const char *args,
+					     struct sg_out *out, void *arg)
+{
+	(void)args;
+	struct shell *sh = arg;
+	struct sg_target *t = sg_session_target(s);
+	size_t n = convenience_count(sh);
+	if (!n) {
+		sg_out_printf(out, "No debugger convenience values now defined.\n"
+			      "Convenience variables have names starting with \"$\";\n"
+			      "use \"set\" as in \"set $foo = 5\" to define them.\n");
+		sg_out_array_begin(out, "variables");
+		sg_out_array_end(out);
+		return NULL;
+	}
+	bool cplus = frame_cplus(s);
+	sg_out_array_begin(out, "variables");
+	for (size_t i = 0; i < n; i++) {
+		struct xval x;
+		const char *name = convenience_name(sh, i, &x);
+		char *text;
+		struct sg_error *err = format_value(sh, t, &x, 0, false, cplus, true, &text);
+		if (err) {
+			text = fault_text(err);
+			sg_error_destroy(err);
+		}
+		sg_out_printf(out, "$%s = %s\n", name, text ? text : "?");
+		sg_out_object_begin(out, NULL);
+		sg_out_string(out, "name", name);
+		sg_out_string(out, "text", text);
+		sg_out_object_end(out);
+		free(text);
+	}
+	sg_out_array_end(out);
+	return NULL;
+}
+
 static const struct sg_command data_cmds[] = {
 	{ .name = "print", .aliases = "p inspect", .synopsis = "print[/FMT] EXPR",
 	  .summary = "Print the value of an expression",
 	  .details = "EXPR is C: the selected frame's locals and arguments, then globals\n"
 		     "(ns::qualified too); literals, casts, sizeof, $registers, X@N, . -> [N]\n"
 		     "* & and C's operators.  FMT is x d u o t c a f s z, and r for raw\n"
-		     "(no typed readers).  The value is numbered $N as in gdb; see also\n"
-		     "\"set print pretty\" and \"set print elements\".",
+		     "(no typed readers).  The value is numbered $N as in gdb: $N, $ (the\n"
+		     "last), $$ and $$N (the Nth before it) use the history, and a bare\n"
+		     "\"print\" shows the last value again.  \"print $NAME = EXPR\" sets a\n"
+		     "convenience variable ($NAME, void until set; $_thread, $_siginfo\n"
+		     "are spyglass's).  See also \"set print pretty\" and \"set print elements\".",
 	  .handler = cmd_print, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
@@ -250,6 +342,9 @@ static const struct sg_command data_cmds[] = {
 	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "whatis", .synopsis = "whatis[/r] EXPR|TYPE", .summary = "Print the type of an expression",
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "show convenience", .synopsis = "show convenience",
+	  .summary = "List the convenience variables that were set, newest first",
+	  .handler = cmd_show_convenience, .flags = SG_CMD_NEEDS_TARGET },
 };
 
 struct sg_error *shell_register_data_commands(struct shell *sh)

@@ -125,6 +125,8 @@ struct xval {
 	/* A variable not in memory, by itself: its name, for gdb's error on
 	   taking its address.  */
 	char rvalue_name[64];
+	/* gdb's void: an unset convenience variable, $ of an empty history. */
+	bool is_void;
 };
 
 /* Read SIZE bytes of V (from memory, or its bits).  */
@@ -153,6 +155,22 @@ struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const ch
 				struct val *ret);
 /* A DW_AT_const_value as a value of V's type.  */
 struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret);
+/* The value history and convenience variables (history.c), kept with
+   the target.  history_add numbers X as the next $N in *NUM.  */
+unsigned history_count(struct shell *sh);
+struct sg_error *history_add(struct shell *sh, const struct xval *x, unsigned *num);
+/* $N, or with RELATIVE $$N (the Nth before the last; $ and $0 are
+   $$0); gdb's errors past either end.  */
+struct sg_error *history_value(struct shell *sh, uint64_t n, bool relative, struct xval *ret);
+/* A void value into *RET.  */
+struct sg_error *history_void(struct xval *ret);
+/* Convenience variable NAME (without "$"): false if it was never set. */
+bool convenience_get(struct shell *sh, const char *name, struct xval *ret);
+struct sg_error *convenience_set(struct shell *sh, const char *name, const struct xval *x);
+/* The Ith of the set variables, newest first, its value in *RET.  */
+size_t convenience_count(struct shell *sh);
+const char *convenience_name(struct shell *sh, size_t i, struct xval *ret);
+
 /* Register info locals and info args (locals.c).  */
 struct sg_error *shell_register_frame_var_commands(struct shell *sh);
 

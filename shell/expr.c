@@ -533,15 +533,62 @@ static struct sg_error *siginfo_value(struct expr *e, struct xval *ret)
 	return NULL;
 }
 
+/* $ (the last value), $$ and $$N (the Nth before it), $N: the value
+   history, as gdb numbers it.  */
+static struct sg_error *history_ref(struct expr *e, struct xval *ret)
+{
+	bool relative = true;
+	uint64_t n = 0;
+	if (*e->p == '$') {
+		e->p++;
+		n = 1;
+		if (isdigit((unsigned char)*e->p))
+			n = 0;
+	} else if (isdigit((unsigned char)*e->p)) {
+		relative = false;
+	}
+	while (isdigit((unsigned char)*e->p)) {
+		if (n > UINT32_MAX)
+			return sg_error_create(SG_ERROR_USAGE, "History number too large.");
+		n = n * 10 + (uint64_t)(*e->p++ - '0');
+	}
+	return history_value(e->sh, n, relative, ret);
+}
+
+/* gdb's convenience variables that spyglass knows: the selected
+   thread's number, the one inferior.  */
+static struct sg_error *builtin_convenience(struct expr *e, const char *name, struct xval *ret,
+					    bool *found)
+{
+	*found = true;
+	if (!strcmp(name, "_siginfo"))
+		return siginfo_value(e, ret);
+	if (!strcmp(name, "_thread") || !strcmp(name, "_gthread")) {
+		struct sg_thread *th = sg_session_thread(e->sh->session);
+		return integer_value(e, "int", th ? sg_thread_index(th) + 1 : 0, ret);
+	}
+	if (!strcmp(name, "_inferior"))
+		return integer_value(e, "int", 1, ret);
+	*found = false;
+	return NULL;
+}
+
 static struct sg_error *register_value(struct expr *e, struct xval *ret)
 {
 	const char *start = ++e->p;
+	if (*e->p == '$' || isdigit((unsigned char)*e->p) ||
+	    !(isalnum((unsigned char)*e->p) || *e->p == '_'))
+		return history_ref(e, ret);
 	while (isalnum((unsigned char)*e->p) || *e->p == '_')
 		e->p++;
-	char name[32];
+	char name[64];
+	if (e->p - start >= (ptrdiff_t)sizeof(name))
+		return sg_error_format(SG_ERROR_USAGE, "name too long: $%.*s", (int)(e->p - start), start);
 	snprintf(name, sizeof(name), "%.*s", (int)(e->p - start), start);
-	if (!strcmp(name, "_siginfo"))
-		return siginfo_value(e, ret);
+	bool found;
+	struct sg_error *berr = builtin_convenience(e, name, ret, &found);
+	if (found)
+		return berr;
 	static const struct { const char *alias, *reg; } aliases[] = {
 		{ "pc", "rip" }, { "sp", "rsp" },
 	};
@@ -550,7 +597,7 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 		if (!strcmp(name, aliases[i].alias))
 			reg_name = aliases[i].reg;
 	bool half = false;
-	char wide[32];
+	char wide[sizeof(name) + 1];
 	int r = sg_reg_lookup(reg_name);
 	if (r < 0 && name[0] == 'e' && strlen(name) == 3) {
 		/* $eax is the low half of $rax.  */
@@ -563,7 +610,16 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 		r = sg_reg_lookup(wide);
 		half = r >= SG_REG_R8 && r <= SG_REG_R15;
 	}
-	if (r < 0 || r == SG_REG_ORIG_RAX || (r != sg_reg_lookup(reg_name) && !half))
+	/* Not a register: a convenience variable, void until it is set. */
+	if (r < 0) {
+		if (convenience_get(e->sh, name, ret))
+			return NULL;
+		/* gdb creates it, void, on first use: "show convenience"
+		   lists it.  */
+		history_void(ret);
+		return convenience_set(e->sh, name, ret);
+	}
+	if (r == SG_REG_ORIG_RAX || (r != sg_reg_lookup(reg_name) && !half))
 		return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
 	struct sg_stack *st;
 	struct sg_error *err = sg_session_stack(e->sh->session, &st);
@@ -849,7 +905,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 			struct sg_error *err = parse_unary(e, &x);
 			if (err)
 				return err;
-			size = x.ptr_depth ? 8 : type_size(&x.v.type);
+			/* gdb's sizeof (void) is 1.  */
+			size = x.ptr_depth ? 8 : x.is_void ? 1 : type_size(&x.v.type);
 		}
 		/* gdb's C sizeof is an int.  */
 		return integer_value(e, "int", size, ret);
@@ -864,6 +921,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 			e->p = after;
 			struct xval operand;
 			struct sg_error *err = parse_unary(e, &operand);
+			if (!err && operand.is_void)
+				return sg_error_create(SG_ERROR_USAGE, "Invalid cast.");
 			uint64_t v;
 			if (!err && !stars && !is_void && !operand.ptr_depth &&
 			    val_state(&operand.v, 0, type_size(&operand.v.type)) == VAL_LOST &&
@@ -938,6 +997,12 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			return err;
 		skip_ws(e);
 		bool arrow = e->p[0] == '-' && e->p[1] == '>';
+		if (x->is_void && (*e->p == '.' || arrow))
+			return sg_error_format(SG_ERROR_USAGE,
+					       "Attempt to extract a component of a value that is not a structure%s.",
+					       arrow ? " pointer" : "");
+		if (x->is_void && *e->p == '[')
+			return sg_error_create(SG_ERROR_USAGE, "cannot subscript something of type `void'");
 		if ((*e->p == '.' || arrow || *e->p == '[') && (err = unref(e, x)))
 			return err;
 		if (*e->p == '.' || arrow || *e->p == '[')
@@ -1031,6 +1096,8 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 	if (*e->p == '*') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		if (!err && x->is_void)
+			return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
 		if (!err)
 			err = unref(e, x);
 		return err ? err : deref_value(e, x, true);
@@ -1039,6 +1106,8 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
 		x->bit_field = false;
+		if (!err && x->is_void)
+			return sg_error_create(SG_ERROR_USAGE, "Argument to negate operation not a number.");
 		if (!err && float_size(x)) {
 			long double d;
 			uint64_t size = float_size(x);
@@ -1062,6 +1131,9 @@ static struct sg_error *parse_unary_at(struct expr *e, struct xval *x)
 	if (*e->p == '&') {
 		e->p++;
 		struct sg_error *err = parse_unary(e, x);
+		if (!err && x->is_void)
+			return sg_error_create(SG_ERROR_USAGE,
+					       "Attempt to take address of value not located in memory.");
 		if (!err)
 			err = unref(e, x);
 		if (err)
@@ -1291,6 +1363,18 @@ static struct sg_error *apply_repeat(struct expr *e, struct xval *x, struct xval
 	return NULL;
 }
 
+/* gdb's error for a void operand of binary operator OP.  */
+static struct sg_error *void_operand(const char *op)
+{
+	if (!strcmp(op, "==") || !strcmp(op, "!="))
+		return sg_error_create(SG_ERROR_USAGE, "Invalid type combination in equality test.");
+	if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">="))
+		return sg_error_create(SG_ERROR_USAGE, "Invalid type combination in ordering comparison.");
+	if (!strcmp(op, "@"))
+		return sg_error_create(SG_ERROR_USAGE, "Only values in memory can be extended with '@'.");
+	return sg_error_create(SG_ERROR_USAGE, "Argument to arithmetic operation not a number or boolean.");
+}
+
 static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec)
 {
 	struct sg_error *err = parse_unary(e, x);
@@ -1304,6 +1388,8 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 		struct xval rhs;
 		if ((err = parse_binary(e, &rhs, op->prec + 1)))
 			return err;
+		if (x->is_void || rhs.is_void)
+			return void_operand(op->op);
 		if ((err = !strcmp(op->op, "@") ? apply_repeat(e, x, &rhs) : apply_binop(e, op->op, x, &rhs)))
 			return err;
 		x->bit_field = false;
@@ -1374,6 +1460,8 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t
 		}
 		return err;
 	}
+	if (x.is_void)
+		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 	struct expr e = { sh, t, text, 0 };
 	if ((err = unref(&e, &x)))
 		return err;

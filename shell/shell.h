@@ -16,7 +16,6 @@ struct shell {
 	int source_depth;
 	bool sourcing_rc;	/* ~/.spyglassrc, already checked */
 	bool in_thread_apply;	/* commands write into the thread's JSON object */
-	unsigned value_history;	/* the last $N of print */
 
 	/* "x" remembers its last format, size and next address, as gdb does. */
 	char x_format;

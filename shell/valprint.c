@@ -2696,6 +2696,8 @@ bool frame_cplus(struct sg_session *s)
 /* The declared type of X as text ("struct point *" for &g_pt).  */
 char *xval_type(struct xval *x, bool cplus)
 {
+	if (x->is_void)
+		return strdup("void");
 	if (x->reg == REG_CODE)
 		return strdup("void (*)()");
 	if (x->type_name)
@@ -2766,6 +2768,10 @@ static void printer_init(struct printer *p, struct shell *sh, struct sg_target *
 struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
 			      bool raw, bool cplus, bool top, char **ret)
 {
+	if (x->is_void) {
+		*ret = strdup("void");
+		return *ret ? NULL : &sg_enomem;
+	}
 	struct printer p;
 	printer_init(&p, sh, t, fmt, raw, cplus);
 	struct sg_buf_lite b = { 0 };
@@ -2867,6 +2873,10 @@ struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct 
 void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
 		bool cplus, struct sg_out *out, const char *key)
 {
+	if (x->is_void) {
+		sg_out_null(out, key);
+		return;
+	}
 	struct printer p;
 	printer_init(&p, sh, t, fmt, raw, cplus);
 	p.json = out;

@@ -85,7 +85,7 @@ is "$ERR" 'No symbol "nosuch_symbol" in current context.' "unknown symbol"
 sg -p "$pid" -ex 'x/xg $sp' -ex 'x/i $pc'
 like "$ERR" "Invalid number or format letter 'i'" "x/i is not supported yet"
 sg -p "$pid" -ex 'x/xg $nosuchreg'
-is "$ERR" 'Invalid register "$nosuchreg".' "unknown register"
+is "$ERR" "Value can't be converted to integer." "an unknown register is a void convenience variable: gdb's error"
 
 check_running "$pid" "target runs after the error cases"
 done_testing

@@ -1,0 +1,4 @@
+# Included from the top Makefile.am: the value history and convenience
+# variables (issue 14), against gdb (tests/run-history.sh).
+TESTS += tests/run-history.sh
+EXTRA_DIST += tests/run-history.sh tests/history.mk

@@ -1,0 +1,73 @@
+#!/bin/bash
+# The value history ($N, $, $$, $$N, a bare print) and convenience
+# variables ($name, print $name = EXPR, show convenience), against gdb's
+# answers on the same process, errors in their places.
+. "$top_srcdir/tests/test-subr.sh"
+
+start_fixture "$FIXTURES/sg-data" || exit 1
+pid=$FIXTURE_PID
+
+# Both programs' output and errors in one stream, in order; gdb's own
+# lines (attaching, the frame it stops in) left out.
+both() {	# both PROGRAM-ARGS... -- COMMANDS...
+	local args=() c
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	for c in "$@"; do args+=(-ex "$c"); done
+	"${args[@]}" 2>&1 | grep -vE '^\[(New LWP|Thread debugging|Inferior .* detached)|^Using host libthread_db|^[0-9]+[[:space:]]|^(0x[0-9a-f]+ in |#0 )|^warning: |^Download failed|^$|^Reading symbols|^Attaching to process|^(Reading|Downloading) '
+}
+
+# History at its ends and in use: empty, one value, members of a struct
+# value, a pointer value, an array value, formats.
+history=('print' 'print $' 'print $$' 'print $$3' 'print $1' 'print $0'
+	 'print g_pt' 'print $.x' 'print $1.y' 'print $$2' 'print g_n1' 'print $.next->value'
+	 'print g_arr' 'print $[2]' 'print $$1 + $' 'print &g_int' 'print *$' 'print/x $$2'
+	 'output $1' 'echo \n' 'print' 'print $9' 'print $$20' 'print g_pts' 'print $[1].y'
+	 'whatis $' 'ptype $$1' 'print sizeof($)' 'print $$0')
+# Convenience variables: void until set, set by print, used in
+# expressions, gdb's errors for void operands, and the listing.
+conv=('print $foo' 'whatis $foo' 'ptype $foo' 'print $foo = 3' 'print $foo * 2'
+      'print $p = &g_pt' 'print $p->y' 'print *$p' 'print $s = g_pt' 'print $s.x + $s.y'
+      'whatis $s' 'print $c = (char)65' 'print $foo = $foo * 7' 'print $foo'
+      'print $void.x' 'print $void->x' 'print $void[0]' 'print *$void' 'print -$void'
+      'print &$void' 'print (int)$void' 'print $void + 1' 'print $void == 0'
+      'print $void < 1' 'print $void@2' 'print sizeof($void)' 'print/x $void'
+      'print $_thread' 'whatis $_thread' 'x/x $nosuch' 'print $rip == $pc')
+
+if have_gdb; then
+	for set in history conv; do
+		declare -n cmds=$set
+		sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${cmds[@]}")
+		gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${cmds[@]}")
+		is "$sg_out" "$gdb_out" "$set: ${#cmds[@]} commands answer as gdb's, line for line"
+		unset -n cmds
+	done
+	# gdb lists its own variables too ($_siginfo, $_gdb_major, ...);
+	# the ones the session set come first, newest first.
+	lst=('print $a = 1' 'print $b = g_pt' 'print $a = 2' 'print $c' 'show convenience')
+	sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${lst[@]}")
+	gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${lst[@]}" | sed -n '1,/^\$a = /p')
+	is "$sg_out" "$gdb_out" "show convenience lists the variables as gdb, newest first"
+else
+	skip "gdb is not installed: no oracle"
+fi
+
+# Another thread: $_thread follows "thread N".
+start_fixture "$FIXTURES/sg-threads" 3 || exit 1
+tpid=$FIXTURE_PID
+sg_cmds "$tpid" 'print $_thread' 'thread 3' 'print $_thread' 'print $_inferior'
+is "$(grep '^\$' <<<"$OUT")" $'$1 = 1\n$2 = 3\n$3 = 1' "\$_thread is the selected thread's number"
+
+# JSON: the history number and the void value.
+sg --json -p "$pid" -ex 'print 5' -ex 'print $ + 1' -ex 'print $novar' -ex 'show convenience'
+is "$(jq -s -c '[.[] | .history]' <<<"$OUT" 2>&1)" '[1,2,3,null]' "--json: each print has its history number"
+is "$(jq -s -c '.[2].value' <<<"$OUT" 2>&1)" 'null' "--json: a void value is null"
+is "$(jq -s -c '.[3].variables[0].name' <<<"$OUT" 2>&1)" '"novar"' "--json: show convenience names the variable"
+
+# A new target starts with an empty history.
+sg -p "$pid" -ex 'print 1' -ex 'detach' -ex "attach $pid" -ex 'print $1'
+is "$ERR" 'History has not yet reached $1.' "a new target starts a new history"
+
+stop_fixture "$tpid"
+check_running "$pid" "the fixture runs after the tests"
+done_testing
