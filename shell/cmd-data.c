@@ -342,6 +342,13 @@ static const struct sg_command data_cmds[] = {
 	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "whatis", .synopsis = "whatis[/r] EXPR|TYPE", .summary = "Print the type of an expression",
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "printf", .synopsis = "printf \"FORMAT\", ARG...",
+	  .summary = "Print values under C's printf format, as gdb's printf",
+	  .details = "FORMAT takes C's conversions d i u o x X c s f e g E G a A p, with\n"
+		     "flags, width, precision and the lengths l, ll, z and L; %s reads a\n"
+		     "string at an address (a char array or pointer).  Each ARG is an\n"
+		     "expression, as print's.  Nothing is printed when an argument fails.",
+	  .handler = shell_cmd_printf, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "show convenience", .synopsis = "show convenience",
 	  .summary = "List the convenience variables that were set, newest first",
 	  .handler = cmd_show_convenience, .flags = SG_CMD_NEEDS_TARGET },

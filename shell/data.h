@@ -171,6 +171,20 @@ struct sg_error *convenience_set(struct shell *sh, const char *name, const struc
 size_t convenience_count(struct shell *sh);
 const char *convenience_name(struct shell *sh, size_t i, struct xval *ret);
 
+/* A value as printf takes it: an integer (sign-extended from its own
+   size), a pointer (arrays and functions decay), or a floating one.  */
+struct scalar {
+	uint64_t i;
+	long double f;
+	bool is_float, is_pointer;
+	uint64_t size;		/* of an integer, 0 if unknown */
+};
+struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const char *text,
+				   struct scalar *ret);
+/* printf "FORMAT", ARGS... (printf.c).  */
+struct sg_error *shell_cmd_printf(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg);
+
 /* Register info locals and info args (locals.c).  */
 struct sg_error *shell_register_frame_var_commands(struct shell *sh);
 

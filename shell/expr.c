@@ -1491,3 +1491,39 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t
 	}
 	return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 }
+
+struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const char *text,
+				   struct scalar *ret)
+{
+	struct xval x;
+	struct sg_error *err = eval(sh, t, text, &x);
+	if (err)
+		return err;
+	if (x.is_void)
+		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
+	struct expr e = { sh, t, text, 0 };
+	if ((err = unref(&e, &x)))
+		return err;
+	decay(&x);
+	memset(ret, 0, sizeof(*ret));
+	if (float_size(&x)) {
+		ret->is_float = true;
+		if ((err = long_double_of(&e, &x, &ret->f)))
+			return err;
+		ret->i = (uint64_t)(int64_t)ret->f;
+		return NULL;
+	}
+	uint64_t size, elem;
+	bool is_signed;
+	if ((err = integer_of(&e, &x, &ret->i)))
+		return err;
+	ret->is_pointer = arith_info(&x, &size, &is_signed, &elem);
+	ret->size = size;
+	/* A narrower signed value stands for its sign-extended self.  */
+	if (is_signed && size && size < 8 && (ret->i >> (size * 8 - 1)) & 1)
+		ret->i |= ~UINT64_C(0) << (size * 8);
+	else if (size && size < 8)
+		ret->i &= (UINT64_C(1) << (size * 8)) - 1;
+	ret->f = is_signed ? (long double)(int64_t)ret->i : (long double)ret->i;
+	return NULL;
+}

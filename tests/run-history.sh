@@ -34,8 +34,21 @@ conv=('print $foo' 'whatis $foo' 'ptype $foo' 'print $foo = 3' 'print $foo * 2'
       'print $void < 1' 'print $void@2' 'print sizeof($void)' 'print/x $void'
       'print $_thread' 'whatis $_thread' 'x/x $nosuch' 'print $rip == $pc')
 
+# printf: C's conversions with flags, widths and lengths, strings read
+# from the target, gdb's reading of an integer's bytes for %f, and each
+# of gdb's errors.  (gdb calls malloc in the target for a string literal
+# argument; spyglass takes none, and gdb cannot call here anyway.)
+printfs=('printf "%d %s %c %x %5.2f %p %lu|%-4d|%%\n", g_int, g_name, g_char, 255, g_double, &g_int, 7, 3'
+	 'printf "no newline"' 'echo \n' 'printf "%lld %#x %o %e %g %u\n", g_long, 255, 8, g_double, g_float, -1'
+	 'printf "%s|%10s|%-6s|%.2s\n", g_str, g_str, g_name, g_str' 'printf "%c%c%5c|\n", 72, 105, 65'
+	 'printf "%p %p\n", 0, g_null' 'printf "%d %d %u %x %ld\n", g_short, g_uchar, g_short, g_short, g_short'
+	 'printf "%f %e|%d\n", g_int, g_long, g_double' 'printf "%lu %lx\n", -1, g_long'
+	 'printf "\"q\" \\ \a|\t|\n"' 'printf "%s\n", 5' 'printf "%d\n"' 'printf "%d\n", 1, 2'
+	 'printf g_int' 'printf "%hhd\n", 1' 'printf "%*d\n", 1, 2' 'printf "%n\n", 1' 'printf "%z\n", 1'
+	 'printf "a\qb"' 'printf "\101"' 'printf "%s", $nosuch' 'printf "abc", 1' 'printf "x" y')
+
 if have_gdb; then
-	for set in history conv; do
+	for set in history conv printfs; do
 		declare -n cmds=$set
 		sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${cmds[@]}")
 		gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${cmds[@]}")
