@@ -1440,6 +1440,15 @@ static struct sg_error *symbol_address(struct sg_target *t, const char *text, ui
    pointer's value, where an array or a function is, an integer's value.
    So "x/s p" follows the char pointer p, and "$sp" is the selected
    frame's.  */
+/* X, evaluated, as a number is taken from it: a reference stands for
+   its object; void is gdb's error.  */
+static struct sg_error *as_number(struct expr *e, struct xval *x)
+{
+	if (x->is_void)
+		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
+	return unref(e, x);
+}
+
 struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t *ret)
 {
 	struct sg_target *t;
@@ -1460,10 +1469,8 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t
 		}
 		return err;
 	}
-	if (x.is_void)
-		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 	struct expr e = { sh, t, text, 0 };
-	if ((err = unref(&e, &x)))
+	if ((err = as_number(&e, &x)))
 		return err;
 	if (x.ptr_depth) {
 		*ret = x.v.bits;
@@ -1499,10 +1506,8 @@ struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const 
 	struct sg_error *err = eval(sh, t, text, &x);
 	if (err)
 		return err;
-	if (x.is_void)
-		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 	struct expr e = { sh, t, text, 0 };
-	if ((err = unref(&e, &x)))
+	if ((err = as_number(&e, &x)))
 		return err;
 	decay(&x);
 	memset(ret, 0, sizeof(*ret));
