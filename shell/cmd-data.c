@@ -358,5 +358,7 @@ struct sg_error *shell_register_data_commands(struct shell *sh)
 {
 	struct sg_error *err = shell_register_table(sh, data_cmds,
 						    sizeof(data_cmds) / sizeof(data_cmds[0]));
+	if (!err)
+		err = shell_register_display_commands(sh);
 	return err ? err : shell_register_frame_var_commands(sh);
 }

@@ -185,6 +185,9 @@ struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const 
 struct sg_error *shell_cmd_printf(struct sg_session *s, const char *args, struct sg_out *out,
 				  void *arg);
 
+/* display, undisplay, info display (display.c).  */
+struct sg_error *shell_register_display_commands(struct shell *sh);
+
 /* Register info locals and info args (locals.c).  */
 struct sg_error *shell_register_frame_var_commands(struct shell *sh);
 

@@ -259,7 +259,10 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 		x->v = sub_value(&x->v, &target, 0);
 		return NULL;
 	}
-	if (dwarf_tag(&t) != DW_TAG_pointer_type || !die_type(&t, &target))
+	/* A pointer without a target type is a void *.  */
+	if (dwarf_tag(&t) == DW_TAG_pointer_type && !die_type(&t, &target))
+		return sg_error_create(SG_ERROR_USAGE, "Attempt to dereference a generic pointer.");
+	if (dwarf_tag(&t) != DW_TAG_pointer_type)
 		return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
 	uint64_t ptr;
 	struct sg_error *err = read_value(e->t, &x->v, &ptr, 8);

@@ -1,7 +1,8 @@
 #!/bin/bash
-# The value history ($N, $, $$, $$N, a bare print) and convenience
-# variables ($name, print $name = EXPR, show convenience), against gdb's
-# answers on the same process, errors in their places.
+# The value history ($N, $, $$, $$N, a bare print), convenience
+# variables ($name, print $name = EXPR, show convenience), printf and the
+# auto-display list, against gdb's answers on the same process, errors in
+# their places.
 . "$top_srcdir/tests/test-subr.sh"
 
 start_fixture "$FIXTURES/sg-data" || exit 1
@@ -47,8 +48,16 @@ printfs=('printf "%d %s %c %x %5.2f %p %lu|%-4d|%%\n", g_int, g_name, g_char, 25
 	 'printf g_int' 'printf "%hhd\n", 1' 'printf "%*d\n", 1, 2' 'printf "%n\n", 1' 'printf "%z\n", 1'
 	 'printf "a\qb"' 'printf "\101"' 'printf "%s", $nosuch' 'printf "abc", 1' 'printf "x" y')
 
+# The auto-display list: made, shown, listed, disabled, removed by
+# number, range and all; an expression that fails only when shown.
+displays=('info display' 'display g_int' 'display/x g_int' 'display g_pt' 'display nosuch'
+	  'display *g_null' 'display' 'info display' 'undisplay 2' 'disable display 1'
+	  'info display' 'display' 'undisplay 9' 'undisplay x' 'undisplay -1' 'enable display 1'
+	  'display' 'delete display 3' 'info display' 'display/x g_pt' 'display' 'undisplay 1-4'
+	  'info display' 'display g_arr[1] + 1' 'display' 'undisplay' 'info display')
+
 if have_gdb; then
-	for set in history conv printfs; do
+	for set in history conv printfs displays; do
 		declare -n cmds=$set
 		sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${cmds[@]}")
 		gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${cmds[@]}")
@@ -61,6 +70,10 @@ if have_gdb; then
 	sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${lst[@]}")
 	gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${lst[@]}" | sed -n '1,/^\$a = /p')
 	is "$sg_out" "$gdb_out" "show convenience lists the variables as gdb, newest first"
+	# From a user (-ex without -batch), a new display shows at once.
+	sg_out=$("$SG_BIN" -nx -p "$pid" -ex 'display g_int' -ex 'display/x g_pt' </dev/null 2>&1 | grep '^[0-9]*:')
+	gdb_out=$("$GDB" -nx -q -p "$pid" -ex 'display g_int' -ex 'display/x g_pt' </dev/null 2>&1 | grep '^[0-9]*:')
+	is "$sg_out" "$gdb_out" "a display made by a user shows at once, as gdb's"
 else
 	skip "gdb is not installed: no oracle"
 fi

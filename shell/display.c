@@ -1,0 +1,285 @@
+/* display, undisplay, info display, enable/disable display: gdb's
+   auto-display list.  Without run control a target never stops again,
+   so a display shows when it is made at the prompt (as gdb shows it
+   there, and not in batch mode or from a file) and at each bare
+   "display".  The list is kept with the target, as the value history.  */
+#include <config.h>
+#include "data.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct display {
+	unsigned num;
+	char fmt;		/* print's format letter, or 0 */
+	bool enabled;
+	char *expr;
+};
+
+struct displays {
+	struct display *a;
+	size_t n, cap;
+	unsigned last;		/* the last number given */
+};
+
+static const char displays_key;
+
+static void displays_destroy(void *arg)
+{
+	struct displays *d = arg;
+	for (size_t i = 0; i < d->n; i++)
+		free(d->a[i].expr);
+	free(d->a);
+	free(d);
+}
+
+static struct displays *displays_of(struct sg_session *s, bool create)
+{
+	struct sg_target *t = sg_session_target(s);
+	if (!t)
+		return NULL;
+	struct displays *d = sg_target_get_data(t, &displays_key);
+	if (d || !create)
+		return d;
+	if (!(d = calloc(1, sizeof(*d))))
+		return NULL;
+	struct sg_error *err = sg_target_set_data(t, &displays_key, d, displays_destroy);
+	if (err) {
+		sg_error_destroy(err);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* "N: EXPR = VALUE", an error in place of the value, as gdb.  */
+static void show_one(struct sg_session *s, struct shell *sh, const struct display *d,
+		     struct sg_out *out)
+{
+	struct sg_target *t = sg_session_target(s);
+	struct xval x;
+	char *text = NULL;
+	struct sg_error *err = eval(sh, t, d->expr, &x);
+	if (!err)
+		err = format_value(sh, t, &x, d->fmt, false, frame_cplus(s), true, &text);
+	if (err) {
+		text = NULL;
+		if (asprintf(&text, "<error: %s>", sg_error_message(err)) < 0)
+			text = NULL;
+		sg_error_destroy(err);
+	}
+	char fmt[4] = "";
+	if (d->fmt)
+		snprintf(fmt, sizeof(fmt), "/%c ", d->fmt);
+	sg_out_printf(out, "%u: %s%s = %s\n", d->num, fmt, d->expr, text ? text : "?");
+	sg_out_object_begin(out, NULL);
+	sg_out_uint(out, "number", d->num);
+	sg_out_string(out, "expression", d->expr);
+	sg_out_string(out, "text", text);
+	sg_out_object_end(out);
+	free(text);
+}
+
+static struct sg_error *cmd_display(struct sg_session *s, const char *args, struct sg_out *out,
+				    void *arg)
+{
+	struct shell *sh = arg;
+	char fmt = 0;
+	if (*args == '/') {
+		const char *a = args + 1;
+		if (*a == 'i' || *a == 's')
+			return sg_error_format(SG_ERROR_USAGE,
+					       "display/%c is an x format, which display does not take yet; "
+					       "use x/%c", *a, *a);
+		if (!*a || !strchr("xduotcafzr", *a) || (a[1] && !isspace((unsigned char)a[1])))
+			return sg_error_format(SG_ERROR_USAGE, "Undefined output format \"%s\".", args + 1);
+		fmt = *a;
+		for (args = a + 1; isspace((unsigned char)*args);)
+			args++;
+	}
+	struct displays *d = displays_of(s, *args != 0);
+	sg_out_array_begin(out, "displays");
+	if (!*args) {
+		for (size_t i = 0; d && i < d->n; i++)
+			if (d->a[i].enabled)
+				show_one(s, sh, &d->a[i], out);
+		sg_out_array_end(out);
+		return NULL;
+	}
+	if (!d) {
+		sg_out_array_end(out);
+		return &sg_enomem;
+	}
+	/* gdb refuses what does not parse (an unknown name, a syntax
+	   error) and keeps what fails only when evaluated.  */
+	struct xval x;
+	struct sg_error *err = eval(sh, sg_session_target(s), args, &x);
+	if (err && (sg_error_code(err) == SG_ERROR_LOOKUP ||
+		    !strncmp(sg_error_message(err), "A syntax error", 14))) {
+		sg_out_array_end(out);
+		return err;
+	}
+	sg_error_destroy(err);
+	char *expr = strdup(args);
+	struct display *nd = expr ? sg_array_push(&d->a, &d->n, &d->cap, sizeof(*nd)) : NULL;
+	if (!nd) {
+		free(expr);
+		sg_out_array_end(out);
+		return &sg_enomem;
+	}
+	*nd = (struct display){ .num = ++d->last, .fmt = fmt, .enabled = true, .expr = expr };
+	/* gdb shows it at once only when the command comes from a user.  */
+	if (!sh->batch && !sh->source_depth)
+		show_one(s, sh, nd, out);
+	sg_out_array_end(out);
+	sg_out_uint(out, "number", nd->num);
+	return NULL;
+}
+
+/* Call FN on each display ARGS names ("1 3 5-7"; none: all).  */
+static struct sg_error *each_named(struct sg_session *s, const char *args, struct sg_out *out,
+				   void (*fn)(struct displays *, size_t))
+{
+	struct displays *d = displays_of(s, false);
+	if (!*args) {
+		for (size_t i = d ? d->n : 0; i-- > 0;)
+			fn(d, i);
+		return NULL;
+	}
+	for (const char *p = args; *p;) {
+		const char *w = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		size_t len = (size_t)(p - w);
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*w == '-' && isdigit((unsigned char)w[1]))
+			return sg_error_create(SG_ERROR_USAGE, "negative value");
+		/* N or N-M; gdb passes over any other word in silence.  */
+		char *end;
+		unsigned long lo = strtoul(w, &end, 10), hi = lo;
+		if (end == w || !isdigit((unsigned char)*w))
+			continue;
+		if (*end == '-') {
+			const char *q = end + 1;
+			hi = strtoul(q, &end, 10);
+			if (end == q || hi < lo)
+				continue;
+		}
+		if ((size_t)(end - w) != len)
+			continue;
+		for (unsigned long n = lo; n <= hi; n++) {
+			size_t i = 0;
+			while (d && i < d->n && d->a[i].num != n)
+				i++;
+			if (d && i < d->n)
+				fn(d, i);
+			else
+				sg_out_printf(out, "No display number %lu.\n", n);
+		}
+	}
+	return NULL;
+}
+
+static void drop(struct displays *d, size_t i)
+{
+	free(d->a[i].expr);
+	memmove(&d->a[i], &d->a[i + 1], (d->n - i - 1) * sizeof(d->a[0]));
+	d->n--;
+}
+
+static void enable(struct displays *d, size_t i)
+{
+	d->a[i].enabled = true;
+}
+
+static void disable(struct displays *d, size_t i)
+{
+	d->a[i].enabled = false;
+}
+
+static struct sg_error *cmd_undisplay(struct sg_session *s, const char *args, struct sg_out *out,
+				      void *arg)
+{
+	struct shell *sh = arg;
+	struct displays *d = displays_of(s, false);
+	/* gdb asks first; not at a terminal it says what it answered.  */
+	if (!*args && d && d->n && !sh->interactive)
+		sg_out_printf(out, "Delete all auto-display expressions? (y or n) "
+			      "[answered Y; input not from terminal]\n");
+	return each_named(s, args, out, drop);
+}
+
+static struct sg_error *cmd_enable_display(struct sg_session *s, const char *args,
+					   struct sg_out *out, void *arg)
+{
+	(void)arg;
+	return each_named(s, args, out, enable);
+}
+
+static struct sg_error *cmd_disable_display(struct sg_session *s, const char *args,
+					    struct sg_out *out, void *arg)
+{
+	(void)arg;
+	return each_named(s, args, out, disable);
+}
+
+static struct sg_error *cmd_info_display(struct sg_session *s, const char *args,
+					 struct sg_out *out, void *arg)
+{
+	(void)args;
+	(void)arg;
+	struct displays *d = displays_of(s, false);
+	sg_out_array_begin(out, "displays");
+	if (!d || !d->n)
+		sg_out_printf(out, "There are no auto-display expressions now.\n");
+	else
+		sg_out_printf(out, "Auto-display expressions now in effect:\nNum Enb Expression\n");
+	for (size_t i = 0; d && i < d->n; i++) {
+		const struct display *p = &d->a[i];
+		char fmt[4] = "";
+		if (p->fmt)
+			snprintf(fmt, sizeof(fmt), "/%c ", p->fmt);
+		sg_out_printf(out, "%u:   %c  %s%s\n", p->num, p->enabled ? 'y' : 'n', fmt, p->expr);
+		sg_out_object_begin(out, NULL);
+		sg_out_uint(out, "number", p->num);
+		sg_out_bool(out, "enabled", p->enabled);
+		sg_out_string(out, "expression", p->expr);
+		if (p->fmt)
+			sg_out_string_len(out, "format", &p->fmt, 1);
+		sg_out_object_end(out);
+	}
+	sg_out_array_end(out);
+	return NULL;
+}
+
+static const struct sg_command display_cmds[] = {
+	{ .name = "display", .synopsis = "display[/FMT] [EXPR]",
+	  .summary = "Show an expression's value now and whenever the displays are shown",
+	  .details = "With EXPR, adds it to the auto-display list (shown at once at the\n"
+		     "prompt); without, shows every enabled display.  FMT is print's\n"
+		     "(x d u o t c a f z r).  spyglass does not resume the target, so the\n"
+		     "list is shown when asked for, not at each stop.",
+	  .handler = cmd_display, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "undisplay", .synopsis = "undisplay [N|N-M]...",
+	  .summary = "Remove displays (all without an argument)",
+	  .handler = cmd_undisplay, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "delete display", .synopsis = "delete display [N|N-M]...",
+	  .summary = "Remove displays (all without an argument), as undisplay",
+	  .handler = cmd_undisplay, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "enable display", .synopsis = "enable display [N|N-M]...",
+	  .summary = "Show these displays again", .handler = cmd_enable_display,
+	  .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "disable display", .synopsis = "disable display [N|N-M]...",
+	  .summary = "Keep these displays without showing them", .handler = cmd_disable_display,
+	  .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info display", .synopsis = "info display",
+	  .summary = "List the auto-display expressions", .handler = cmd_info_display,
+	  .flags = SG_CMD_NEEDS_TARGET },
+};
+
+struct sg_error *shell_register_display_commands(struct shell *sh)
+{
+	return shell_register_table(sh, display_cmds, sizeof(display_cmds) / sizeof(display_cmds[0]));
+}
