@@ -155,6 +155,10 @@ struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const ch
 				struct val *ret);
 /* A DW_AT_const_value as a value of V's type.  */
 struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret);
+/* The data kept with the session's target under KEY, SIZE zeroed bytes
+   made when CREATE and there is none; NULL without a target or memory. */
+void *shell_target_data(struct sg_session *s, const void *key, size_t size,
+			void (*destroy)(void *), bool create);
 /* The value history and convenience variables (history.c), kept with
    the target.  history_add numbers X as the next $N in *NUM.  */
 unsigned history_count(struct shell *sh);

@@ -36,21 +36,7 @@ static void displays_destroy(void *arg)
 
 static struct displays *displays_of(struct sg_session *s, bool create)
 {
-	struct sg_target *t = sg_session_target(s);
-	if (!t)
-		return NULL;
-	struct displays *d = sg_target_get_data(t, &displays_key);
-	if (d || !create)
-		return d;
-	if (!(d = calloc(1, sizeof(*d))))
-		return NULL;
-	struct sg_error *err = sg_target_set_data(t, &displays_key, d, displays_destroy);
-	if (err) {
-		sg_error_destroy(err);
-		free(d);
-		return NULL;
-	}
-	return d;
+	return shell_target_data(s, &displays_key, sizeof(struct displays), displays_destroy, create);
 }
 
 /* "N: EXPR = VALUE", an error in place of the value, as gdb.  */

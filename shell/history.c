@@ -50,23 +50,30 @@ static void values_destroy(void *arg)
 	free(v);
 }
 
-static struct values *values_of(struct shell *sh, bool create)
+void *shell_target_data(struct sg_session *s, const void *key, size_t size,
+			void (*destroy)(void *), bool create)
 {
-	struct sg_target *t = sg_session_target(sh->session);
+	struct sg_target *t = sg_session_target(s);
 	if (!t)
 		return NULL;
-	struct values *v = sg_target_get_data(t, &values_key);
+	void *v = sg_target_get_data(t, key);
 	if (v || !create)
 		return v;
-	if (!(v = calloc(1, sizeof(*v))))
+	if (!(v = calloc(1, size)))
 		return NULL;
-	struct sg_error *err = sg_target_set_data(t, &values_key, v, values_destroy);
+	struct sg_error *err = sg_target_set_data(t, key, v, destroy);
 	if (err) {
 		sg_error_destroy(err);
 		free(v);
 		return NULL;
 	}
 	return v;
+}
+
+static struct values *values_of(struct shell *sh, bool create)
+{
+	return shell_target_data(sh->session, &values_key, sizeof(struct values), values_destroy,
+				 create);
 }
 
 static unsigned char *dup_bytes(const unsigned char *p, uint64_t n)
