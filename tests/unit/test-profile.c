@@ -19,12 +19,27 @@
 static char dir[256];
 static bool have_python;
 
+/* CPU time: the budgets below are for the work, which other jobs on a
+   loaded machine (CI runs two test scripts at once) would stretch in
+   wall time.  */
 static double now_s(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+
+/* AddressSanitizer makes this work about three times slower.  */
+#if defined(__SANITIZE_ADDRESS__)
+#define BUDGET_SCALE 3
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BUDGET_SCALE 3
+#endif
+#endif
+#ifndef BUDGET_SCALE
+#define BUDGET_SCALE 1
+#endif
 
 static const char *const suffixes[] = { "folded", "json", "pb.gz" };
 
@@ -306,7 +321,8 @@ static void test_big(void)
 	if (getenv("SPYGLASS_WRAPPER"))
 		ok(true, "# SKIP under SPYGLASS_WRAPPER: no time budget");
 	else
-		ok(add_s < 1.0 && write_s < 2.0, "adding takes under 1 s, writing under 2 s");
+		ok(add_s < 1.0 * BUDGET_SCALE && write_s < 2.0 * BUDGET_SCALE,
+		   "adding takes under %d s, writing under %d s of CPU", BUDGET_SCALE, 2 * BUDGET_SCALE);
 	check_with_python("big", "--samples 200000 --threads 64 --stacks 1000 --depth 6");
 	sg_profile_destroy(p);
 }
