@@ -443,6 +443,9 @@ static void show_stat(pid_t pid, struct sg_out *out)
 		p++;
 	}
 	for (size_t i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++) {
+		while (*p == ' ')
+			p++;
+		bool negative = *p == '-';
 		char *q;
 		unsigned long long v = strtoull(p, &q, 10);
 		if (q == p)
@@ -452,7 +455,12 @@ static void show_stat(pid_t pid, struct sg_out *out)
 			sg_out_printf(out, "%s: 0x%llx\n", stat_fields[i].label, v);
 		else
 			sg_out_printf(out, "%s: %llu\n", stat_fields[i].label, v);
-		sg_out_uint(out, stat_fields[i].key, v);
+		/* The fields the kernel writes signed (tpgid, priority, nice)
+		   keep their sign in JSON.  */
+		if (negative)
+			sg_out_int(out, stat_fields[i].key, (int64_t)v);
+		else
+			sg_out_uint(out, stat_fields[i].key, v);
 	}
 	sg_out_object_end(out);
 	free(stat);

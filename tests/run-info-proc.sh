@@ -1,4 +1,208 @@
 #!/bin/bash
+# info proc (and its cmdline, cwd, exe, mappings, stat, status, all),
+# info auxv and info inferiors, against gdb on the same process and core.
+#
+# - live, on tests/fixtures/sg-threads with 4 threads: spyglass's text is
+#   gdb's, byte for byte, for info proc, its cmdline/cwd/exe/mappings
+#   subcommands, info auxv and info inferiors; info proc PID names another
+#   process (a second fixture, which nobody traces);
+# - stat and status hold counters that move between two runs (faults,
+#   times, context switches) and the tracer's pid: their labels are
+#   compared with gdb's, and their values that cannot move;
+# - --json, read with jq: the pid, the links /proc gives, one mapping per
+#   line of /proc/PID/maps, the auxv entries with AT_NULL last, the
+#   inferior;
+# - a core gdb's gcore wrote of the fixture (and one spyglass's gcore
+#   wrote): info proc, mappings (NT_FILE), info proc all, auxv (NT_AUXV)
+#   and inferiors, as gdb shows them; the subcommands gdb cannot answer
+#   on a core give its error;
+# - errors, as gdb words them, with a non-zero status: no process, a
+#   second argument, no auxiliary vector; info inferiors without a
+#   process is gdb's table.
 . "$top_srcdir/tests/test-subr.sh"
-skip "not written yet"
+
+EXE=$FIXTURES/sg-threads
+
+# between: the lines of stdin between gdb's "echo" markers, which leave
+# out what gdb prints as it attaches or opens a core.
+between() {
+	sed -n '/^@@begin@@$/,/^@@end@@$/p' | sed '1d;$d'
+}
+
+# gdb_live PID CMD: gdb's stdout for CMD on PID, in GDB_OUT.
+gdb_live() {
+	GDB_OUT=$(timeout -k 5 120 "$GDB" -nx -batch -p "$1" -ex 'echo @@begin@@\n' -ex "$2" \
+		-ex 'echo @@end@@\n' 2>/dev/null | between)
+}
+
+# gdb_core CORE EXE CMD: gdb's stdout for CMD on CORE, in GDB_OUT; its
+# stderr in GDB_ERR.
+gdb_core() {
+	GDB_OUT=$(timeout -k 5 120 "$GDB" -nx -batch -c "$1" "$2" -ex 'echo @@begin@@\n' -ex "$3" \
+		-ex 'echo @@end@@\n' 2>"$testdir/gdb.err" | between)
+	# gdb's error is its last line, after what it could not find as it
+	# showed the frame (the source file).
+	GDB_ERR=$(tail -n 1 "$testdir/gdb.err")
+}
+
+# gdb_none CMD: gdb without a process: its stdout, stderr and status.
+gdb_none() {
+	GDB_OUT=$(timeout -k 5 120 "$GDB" -nx -batch -ex "$1" 2>"$testdir/gdb.err")
+	GDB_STATUS=$?
+	GDB_ERR=$(cat "$testdir/gdb.err")
+}
+
+start_fixture "$EXE" 4 && pid=$FIXTURE_PID || { ok 1 "sg-threads starts"; done_testing; }
+start_fixture "$EXE" 1 && other=$FIXTURE_PID || { ok 1 "a second sg-threads starts"; done_testing; }
+
+# ---- live, text against gdb
+live_cmds=('info proc' 'info proc cmdline' 'info proc cwd' 'info proc exe'
+	'info proc mappings' 'info auxv' 'info inferiors' "info proc $other"
+	"info proc mappings $other")
+for c in "${live_cmds[@]}"; do
+	sg -p "$pid" -ex "$c"
+	ok $STATUS "live $c: succeeds${ERR:+: $ERR}"
+	if have_gdb; then
+		gdb_live "$pid" "$c"
+		is "$OUT" "$GDB_OUT" "live $c: gdb's text"
+	else
+		skip "gdb is not installed: no reference for $c"
+	fi
+done
+
+# What the text says, without gdb: the process and its mappings.
+sg -p "$pid" -ex 'info proc'
+is "$(head -1 <<<"$OUT")" "process $pid" "info proc: the process line"
+like "$OUT" "^exe = '$EXE'\$" "info proc: the executable"
+sg -p "$pid" -ex 'info proc mappings'
+is "$(grep -c '^  ' <<<"$OUT")" "$(($(wc -l <"/proc/$pid/maps") + 1))" \
+	"info proc mappings: a row per line of /proc/PID/maps, and the header"
+like "$OUT" "^ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+  r-xp   $EXE\$" \
+	"info proc mappings: the executable's code"
+check_threads "$pid" "the process runs on after info proc"
+
+# stat and status: what moves between two runs is left out.
+stat_stable='^(Process|Exec file|State|Parent process|Process group|Session id|TTY|TTY owner process group|.nice. value|jiffies until next timeout|start time \(jiffies since system boot\)|rlim|Start of text|End of text|Start of stack):'
+status_stable='^(Name|Umask|State|Tgid|Pid|PPid|Uid|Gid|Threads|NStgid|NSpid):'
+sg -p "$pid" -ex 'info proc stat'
+ok $STATUS "live info proc stat: succeeds${ERR:+: $ERR}"
+sg_stat=$OUT
+like "$sg_stat" "^Exec file: sg-threads\$" "info proc stat: the command name"
+like "$sg_stat" "^jiffies until next timeout: 5\$" \
+	"info proc stat: the thread count, under gdb's label for it"
+sg -p "$pid" -ex 'info proc status'
+ok $STATUS "live info proc status: succeeds${ERR:+: $ERR}"
+sg_status=$OUT
+# The tracer is spyglass here; everything else is the file.
+is "$(grep -v '^TracerPid:' <<<"$sg_status" | grep -E "$status_stable")" \
+	"$(grep -E "$status_stable" "/proc/$pid/status" | sed 's/^State:.*/State:\tt (tracing stop)/')" \
+	"info proc status: the file as it was"
+if have_gdb; then
+	gdb_live "$pid" 'info proc stat'
+	is "$(sed 's/:.*//' <<<"$sg_stat")" "$(sed 's/:.*//' <<<"$GDB_OUT")" "info proc stat: gdb's labels"
+	is "$(grep -E "$stat_stable" <<<"$sg_stat")" "$(grep -E "$stat_stable" <<<"$GDB_OUT")" \
+		"info proc stat: gdb's values of the fields that do not move"
+	gdb_live "$pid" 'info proc status'
+	is "$(sed 's/:.*//' <<<"$sg_status")" "$(sed 's/:.*//' <<<"$GDB_OUT")" "info proc status: gdb's lines"
+	is "$(grep -E "$status_stable" <<<"$sg_status")" "$(grep -E "$status_stable" <<<"$GDB_OUT")" \
+		"info proc status: gdb's values of the lines that do not move"
+	# info proc all: the parts in gdb's order (what moves is compared
+	# above).
+	sg -p "$pid" -ex 'info proc all'
+	gdb_live "$pid" 'info proc all'
+	is "$(sed -n '1,/^Name:/p' <<<"$OUT")" "$(sed -n '1,/^Name:/p' <<<"$GDB_OUT")" \
+		"info proc all: gdb's text up to the status"
+	is "$(sed 's/:.*//' <<<"$OUT")" "$(sed 's/:.*//' <<<"$GDB_OUT")" "info proc all: gdb's lines"
+else
+	for i in 1 2 3 4 5 6; do skip "gdb is not installed: no reference for stat and status"; done
+fi
+
+# ---- JSON
+sg --json -p "$pid" -ex 'info proc'
+is "$(jq -r '[.pid, .cmdline, .cwd, .exe] | map(tostring) | join("|")' <<<"$OUT")" \
+	"$pid|$EXE 4|$(readlink "/proc/$pid/cwd")|$(readlink "/proc/$pid/exe")" \
+	"json info proc: pid, cmdline, cwd, exe"
+sg --json -p "$pid" -ex 'info proc mappings'
+is "$(jq '.mappings | length' <<<"$OUT")" "$(wc -l <"/proc/$pid/maps")" \
+	"json info proc mappings: one per line of /proc/PID/maps"
+is "$(jq -r '.mappings[] | [.start, .end, .perms, .objfile] | join(" ")' <<<"$OUT")" \
+	"$(awk '{ split($1, a, "-"); printf "0x%s 0x%s %s %s\n", a[1], a[2], $2, $6 }' "/proc/$pid/maps" |
+		sed -E 's/0x0+([0-9a-f])/0x\1/g')" \
+	"json info proc mappings: start, end, perms and file of each"
+is "$(jq -c '[.mappings[] | .size, .offset | type] | unique' <<<"$OUT")" '["number"]' \
+	"json info proc mappings: sizes and offsets are numbers"
+sg --json -p "$pid" -ex 'info auxv'
+is "$(jq -r '.auxv[-1] | [.type, .name] | map(tostring) | join(" ")' <<<"$OUT")" "0 AT_NULL" \
+	"json info auxv: AT_NULL ends it"
+is "$(jq -r '.auxv[] | select(.name == "AT_PAGESZ") | [.value, .format] | join(" ")' <<<"$OUT")" \
+	"0x$(printf %x "$(getconf PAGESIZE)") dec" "json info auxv: AT_PAGESZ, shown in decimal"
+is "$(jq -r '.auxv[] | select(.name == "AT_EXECFN") | .string' <<<"$OUT")" "$EXE" \
+	"json info auxv: AT_EXECFN's string is the path the fixture was run by"
+is "$(jq '.auxv | length' <<<"$OUT")" "$(($(od -An -v -tx8 -w16 "/proc/$pid/auxv" | awk '{ n++ } $1 == "0000000000000000" { print n; exit }')))" \
+	"json info auxv: one entry per pair of /proc/PID/auxv, up to AT_NULL"
+sg --json -p "$pid" -ex 'info inferiors'
+is "$(jq -c '.inferiors[0] | [.number, .current, .pid, .connection, .executable]' <<<"$OUT")" \
+	"[1,true,$pid,\"native\",\"$EXE\"]" "json info inferiors: the process"
+sg --json -p "$pid" -ex 'info proc stat'
+is "$(jq -r '.stat | [.pid, .comm, .num_threads, .tpgid] | map(tostring) | join(" ")' <<<"$OUT")" \
+	"$pid sg-threads 5 $(awk '{ print $8 }' "/proc/$pid/stat")" "json info proc stat: its fields"
+sg --json -p "$pid" -ex 'info proc status'
+is "$(jq -r '.status | [.Name, .Threads] | join(" ")' <<<"$OUT")" "sg-threads 5" \
+	"json info proc status: its lines as members"
+
+# ---- cores
+if have_gdb; then
+	core=$testdir/gdb.core
+	timeout -k 5 120 "$GDB" -nx -batch -p "$pid" -ex "gcore $core" >"$testdir/gcore.out" 2>&1
+	ok $? "gdb's gcore writes a core"
+	sg -p "$pid" -ex "gcore $testdir/sg.core"
+	ok $STATUS "spyglass's gcore writes a core${ERR:+: $ERR}"
+	for which in gdb sg; do
+		for c in 'info proc' 'info proc exe' 'info proc mappings' 'info proc all' 'info auxv' \
+			'info inferiors'; do
+			sg -c "$testdir/$which.core" "$EXE" -ex "$c"
+			gdb_core "$testdir/$which.core" "$EXE" "$c"
+			# spyglass prints the core's "Core was generated by" line
+			# as it opens it; gdb before its frame line, which
+			# between leaves out.
+			is "$(sed '1{/^Core was generated by/d}' <<<"$OUT")" "$GDB_OUT" "$which core: $c: gdb's text"
+		done
+		sg -c "$testdir/$which.core" "$EXE" -ex 'info proc cmdline'
+		gdb_core "$testdir/$which.core" "$EXE" 'info proc cmdline'
+		is "$ERR" "$GDB_ERR" "$which core: info proc cmdline: gdb's error"
+		ok $((STATUS == 0)) "$which core: info proc cmdline: fails"
+	done
+	sg --json -c "$core" "$EXE" -ex 'info proc mappings'
+	is "$(jq -r '.mappings[0] | [.objfile, .offset, has("perms")] | map(tostring) | join(" ")' <<<"$OUT")" \
+		"$EXE 0 false" "json core mappings: NT_FILE's first file, no permissions"
+	sg --json -c "$core" "$EXE" -ex 'info auxv'
+	is "$(jq -r '.auxv[] | select(.name == "AT_EXECFN") | .string' <<<"$OUT")" "$EXE" \
+		"json core auxv: AT_EXECFN's string, from the core's stack"
+	sg --json -c "$core" "$EXE" -ex 'info inferiors'
+	is "$(jq -c '.inferiors[0] | [.pid, .connection]' <<<"$OUT")" "[$pid,\"core\"]" \
+		"json core inferiors: the core's process"
+else
+	skip "gdb is not installed: no gcore and no reference for cores"
+fi
+
+# ---- errors, without a process
+for c in 'info proc' 'info proc mappings' 'info proc cmdline' 'info auxv' 'info inferiors'; do
+	sg -ex "$c"
+	if have_gdb; then
+		gdb_none "$c"
+		is "$OUT|$ERR" "$GDB_OUT|$GDB_ERR" "no process: $c: gdb's output and error"
+		is "$((STATUS != 0))" "$((GDB_STATUS != 0))" "no process: $c: fails as gdb's does"
+	else
+		skip "gdb is not installed: no reference for $c without a process"
+	fi
+done
+sg -ex 'info proc'
+is "$ERR" "No current process: you must name one." "no process: info proc: the error"
+ok $((STATUS == 0)) "no process: info proc: a non-zero status"
+sg -p "$pid" -ex "info proc $pid extra"
+is "$ERR|$STATUS" "Too many parameters: extra|1" "info proc PID extra: gdb's error, status 1"
+sg -p "$pid" -ex 'info proc junk'
+is "$ERR|$STATUS" "Too many parameters: junk|1" "info proc junk: gdb's error, status 1"
+check_threads "$pid" "the process runs on at the end"
+
 done_testing
