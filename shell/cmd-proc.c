@@ -1,4 +1,4 @@
-/* The process and the program: info proc (and its subcommands), info auxv,
+/* The process and the program: info proc and its subcommands, info auxv,
    info inferiors, as gdb 13 prints them.
 
    A live process's facts come from /proc/PID, as gdb's native target reads
@@ -912,52 +912,50 @@ static struct sg_error *cmd_info_inferiors(struct sg_session *s, const char *arg
 
 /* ---- the rows */
 
-#define PROC_PID_DETAILS                                                                \
-	"PID names another process, read from /proc/PID; without it, the attached\n"    \
-	"one."
+/* The last line of each info proc row's help.  */
+#define PROC_PID_DETAILS "PID names another process, read from /proc/PID; without it, the attached one."
 
 static const struct sg_command proc_cmds[] = {
 	{ .name = "info proc", .synopsis = "info proc [PID]",
 	  .summary = "Show the process's command line, working folder and executable",
 	  .details = "As gdb prints them: \"process PID\", then cmdline (the arguments joined by\n"
-		     "blanks), cwd and exe from /proc/PID.  " PROC_PID_DETAILS "\n"
-		     "On a core: the command the core recorded (its NT_PRPSINFO), as exe.",
+		     "blanks), cwd and exe, from /proc/PID.  On a core: the command the core\n"
+		     "recorded (its NT_PRPSINFO), as exe.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc mappings", .synopsis = "info proc mappings [PID]",
 	  .summary = "Show the process's memory mappings",
 	  .details = "gdb's table: start and end address, size, file offset, permissions and\n"
-		     "the file mapped (or [heap], [stack], [vdso], nothing for anonymous\n"
-		     "memory), from /proc/PID/maps.  " PROC_PID_DETAILS "\n"
-		     "On a core: the mapped files its NT_FILE note lists, without permissions,\n"
-		     "as gdb 13 shows them.",
+		     "the file mapped ([heap], [stack], [vdso], or nothing for anonymous\n"
+		     "memory), from /proc/PID/maps.  On a core: the mapped files its NT_FILE\n"
+		     "note lists, without permissions, as gdb 13 shows them.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_mappings, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc cmdline", .synopsis = "info proc cmdline [PID]",
 	  .summary = "Show the process's command line",
-	  .details = PROC_PID_DETAILS "  Not on a core.",
+	  .details = "Its arguments joined by blanks.  Not on a core.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_cmdline, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc cwd", .synopsis = "info proc cwd [PID]",
 	  .summary = "Show the process's current working folder",
-	  .details = PROC_PID_DETAILS "  Not on a core.",
+	  .details = "Not on a core.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_cwd, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc exe", .synopsis = "info proc exe [PID]",
 	  .summary = "Show the process's executable",
-	  .details = PROC_PID_DETAILS "\nOn a core: the command the core recorded.",
+	  .details = "On a core: the command the core recorded.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_exe, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc stat", .synopsis = "info proc stat [PID]",
 	  .summary = "Show the process's /proc/PID/stat, field by field",
-	  .details = "The first 28 fields, with gdb's labels (some of which are those of old\n"
-		     "kernels: \"jiffies until next timeout\" is the number of threads).\n"
-		     PROC_PID_DETAILS "  Not on a core.",
+	  .details = "Its first 28 fields, with gdb's labels (some are those of old kernels:\n"
+		     "\"jiffies until next timeout\" is the number of threads).  Not on a core.\n"
+		     PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_stat, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc status", .synopsis = "info proc status [PID]",
 	  .summary = "Show the process's /proc/PID/status",
-	  .details = "The file as the kernel writes it; in JSON, its lines as members.\n"
-		     PROC_PID_DETAILS "  Not on a core.",
+	  .details = "The file as the kernel writes it; in JSON, its lines as members.  Not on\n"
+		     "a core.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_status, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info proc all", .synopsis = "info proc all [PID]",
 	  .summary = "Show everything info proc can about the process",
-	  .details = "cmdline, cwd, exe, mappings, status and stat, in that order.\n"
-		     PROC_PID_DETAILS "\nOn a core: exe and mappings.",
+	  .details = "cmdline, cwd, exe, mappings, status and stat, in that order.  On a core:\n"
+		     "exe and mappings.\n" PROC_PID_DETAILS,
 	  .handler = cmd_info_proc_all, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
 	{ .name = "info auxv", .synopsis = "info auxv",
 	  .summary = "Show the auxiliary vector the kernel passed to the program",
