@@ -692,6 +692,67 @@ static const struct auxv_type *auxv_type(uint64_t type)
 /* gdb prints at most "print elements" (200) characters of a string.  */
 #define AUXV_STRING_MAX 200
 
+/* gdb repeats a character in a run of more than this many as
+   'x' <repeats N times> (its "set print repeats").  */
+#define REPEAT_THRESHOLD 10
+
+/* C as gdb writes it between QUOTEs: the other quote as it is.  */
+static void put_char(FILE *f, unsigned char c, char quote)
+{
+	const char *esc = NULL;
+	switch (c) {
+	case '\\': esc = "\\\\"; break;
+	case '\n': esc = "\\n"; break;
+	case '\t': esc = "\\t"; break;
+	case '\r': esc = "\\r"; break;
+	case '\a': esc = "\\a"; break;
+	case '\b': esc = "\\b"; break;
+	case '\f': esc = "\\f"; break;
+	case '\v': esc = "\\v"; break;
+	case 033: esc = "\\033"; break;
+	}
+	if (esc)
+		fputs(esc, f);
+	else if (c == (unsigned char)quote)
+		fprintf(f, "\\%c", quote);
+	else if (c < 0x20 || c == 0x7f)
+		fprintf(f, "\\%03o", c);
+	else
+		fputc(c, f);
+}
+
+/* S as gdb prints a char string: quoted pieces and repeat blocks joined
+   by ", " ("/tmp/", 'x' <repeats 30 times>, "/a"), then "..." when it
+   was TRUNCATED.  */
+static void quote_string(FILE *f, const char *s, bool truncated)
+{
+	bool quoted = false, any = false;
+	for (size_t i = 0; s[i];) {
+		size_t run = 1;
+		while (s[i + run] == s[i])
+			run++;
+		if (run > REPEAT_THRESHOLD) {
+			fputs(quoted ? "\", " : any ? ", " : "", f);
+			quoted = false;
+			fputc('\'', f);
+			put_char(f, s[i], '\'');
+			fprintf(f, "' <repeats %zu times>", run);
+		} else {
+			if (!quoted)
+				fputs(any ? ", \"" : "\"", f);
+			quoted = true;
+			for (size_t k = 0; k < run; k++)
+				put_char(f, s[i], '"');
+		}
+		any = true;
+		i += run;
+	}
+	if (quoted || !any)
+		fputs(any ? "\"" : "\"\"", f);
+	if (truncated)
+		fputs("...", f);
+}
+
 /* The C string at ADDRESS as gdb quotes it: "x86_64", with escapes, and
    "..." after it when it goes on past AUXV_STRING_MAX; or gdb's
    <error: ...> when it cannot be read.  New string in *RET; the raw
@@ -715,45 +776,16 @@ static void auxv_string(struct sg_target *t, uint64_t address, char **ret, char 
 		*ret = text;
 		return;
 	}
-	size_t len = strlen(s), cap = 4 * len + 8;
-	char *q = malloc(cap);
-	if (!q) {
+	size_t size = 0;
+	FILE *f = open_memstream(ret, &size);
+	if (!f) {
 		*ret = NULL;
 		free(s);
 		return;
 	}
-	size_t n = 0;
-	q[n++] = '"';
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-		const char *esc = NULL;
-		switch (c) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\t': esc = "\\t"; break;
-		case '\r': esc = "\\r"; break;
-		case '\a': esc = "\\a"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		case '\v': esc = "\\v"; break;
-		case 033: esc = "\\033"; break;
-		}
-		if (esc) {
-			n += sprintf(q + n, "%s", esc);
-		} else if (c < 0x20 || c == 0x7f) {
-			n += sprintf(q + n, "\\%03o", c);
-		} else {
-			q[n++] = c;
-		}
-	}
-	q[n++] = '"';
-	if (truncated) {
-		memcpy(q + n, "...", 3);
-		n += 3;
-	}
-	q[n] = '\0';
-	*ret = q;
+	quote_string(f, s, truncated);
+	if (fclose(f))
+		*ret = NULL;
 	*raw = s;
 }
 

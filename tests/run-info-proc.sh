@@ -70,6 +70,27 @@ for c in "${live_cmds[@]}"; do
 	fi
 done
 
+# AT_EXECFN is the path the program was run by: through a link whose name
+# has quotes, a backslash and runs of a character, and which is longer
+# than the 200 characters gdb prints, its string shows gdb's escapes,
+# repeat blocks and ellipsis.
+odd=$testdir/$(printf 'q%.0s' $(seq 12))\"\'\\$(printf 'z%.0s' $(seq 200))
+ln -s "$EXE" "$odd"
+if start_fixture "$odd" 1; then
+	sg -p "$FIXTURE_PID" -ex 'info auxv'
+	like "$OUT" "^31 +AT_EXECFN +File name of executable +0x[0-9a-f]+ \".*/\", 'q' <repeats 12 times>, \"\\\\\"'\\\\\\\\\", 'z' <repeats [0-9]+ times>\\.\\.\\.\$" \
+		"info auxv: a long AT_EXECFN in gdb's quoting"
+	if have_gdb; then
+		gdb_live "$FIXTURE_PID" 'info auxv'
+		is "$OUT" "$GDB_OUT" "info auxv: gdb's text for a long, odd AT_EXECFN"
+	else
+		skip "gdb is not installed: no reference for info auxv"
+	fi
+	stop_fixture "$FIXTURE_PID"
+else
+	ok 1 "sg-threads starts through a link"
+fi
+
 # What the text says, without gdb: the process and its mappings.
 sg -p "$pid" -ex 'info proc'
 is "$(head -1 <<<"$OUT")" "process $pid" "info proc: the process line"
