@@ -944,7 +944,9 @@ static struct sg_error *cmd_info_inferiors(struct sg_session *s, const char *arg
 
 /* ---- the rows */
 
-/* The last line of each info proc row's help.  */
+/* The last line of each info proc row's help.  The info proc rows do not
+   run from a snapshot: /proc tells what the process is when the command
+   runs, and a snapshot's process has run on by then.  */
 #define PROC_PID_DETAILS "PID names another process, read from /proc/PID; without it, the attached one."
 
 static const struct sg_command proc_cmds[] = {
@@ -953,42 +955,42 @@ static const struct sg_command proc_cmds[] = {
 	  .details = "As gdb prints them: \"process PID\", then cmdline (the arguments joined by\n"
 		     "blanks), cwd and exe, from /proc/PID.  On a core: the command the core\n"
 		     "recorded (its NT_PRPSINFO), as exe.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc mappings", .synopsis = "info proc mappings [PID]",
 	  .summary = "Show the process's memory mappings",
 	  .details = "gdb's table: start and end address, size, file offset, permissions and\n"
 		     "the file mapped ([heap], [stack], [vdso], or nothing for anonymous\n"
 		     "memory), from /proc/PID/maps.  On a core: the mapped files its NT_FILE\n"
 		     "note lists, without permissions, as gdb 13 shows them.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_mappings, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_mappings, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc cmdline", .synopsis = "info proc cmdline [PID]",
 	  .summary = "Show the process's command line",
 	  .details = "Its arguments joined by blanks.  Not on a core.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_cmdline, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_cmdline, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc cwd", .synopsis = "info proc cwd [PID]",
 	  .summary = "Show the process's current working folder",
 	  .details = "Not on a core.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_cwd, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_cwd, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc exe", .synopsis = "info proc exe [PID]",
 	  .summary = "Show the process's executable",
 	  .details = "On a core: the command the core recorded.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_exe, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_exe, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc stat", .synopsis = "info proc stat [PID]",
 	  .summary = "Show the process's /proc/PID/stat, field by field",
 	  .details = "Its first 28 fields, with gdb's labels (some are those of old kernels:\n"
 		     "\"jiffies until next timeout\" is the number of threads).  Not on a core.\n"
 		     PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_stat, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_stat, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc status", .synopsis = "info proc status [PID]",
 	  .summary = "Show the process's /proc/PID/status",
 	  .details = "The file as the kernel writes it; in JSON, its lines as members.  Not on\n"
 		     "a core.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_status, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_status, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info proc all", .synopsis = "info proc all [PID]",
 	  .summary = "Show everything info proc can about the process",
 	  .details = "cmdline, cwd, exe, mappings, status and stat, in that order.  On a core:\n"
 		     "exe and mappings.\n" PROC_PID_DETAILS,
-	  .handler = cmd_info_proc_all, .flags = SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  .handler = cmd_info_proc_all, .flags = SG_CMD_NO_STACKS },
 	{ .name = "info auxv", .synopsis = "info auxv",
 	  .summary = "Show the auxiliary vector the kernel passed to the program",
 	  .details = "One line per entry, as gdb prints it: the type, its name and description,\n"
