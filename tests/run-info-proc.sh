@@ -18,6 +18,8 @@
 #   mappings (NT_FILE), info proc all, auxv (NT_AUXV) and inferiors, as
 #   gdb shows them; the subcommands gdb cannot answer on a core give its
 #   error;
+# - info auxv on copies of gdb's core whose NT_AUXV holds every type gdb
+#   names (and some it does not): its names, descriptions and formats;
 # - info auxv through a link with an odd name over 200 characters long:
 #   gdb's escapes, repeat blocks and ellipsis;
 # - errors, as gdb words them, with a non-zero status: no process, a
@@ -201,7 +203,54 @@ if have_gdb; then
 		is "$ERR" "$GDB_ERR" "$which core: info proc cmdline: gdb's error"
 		ok $((STATUS == 0)) "$which core: info proc cmdline: fails"
 	done
-	sg --json -c "$core" "$EXE" -ex 'info proc mappings'
+	# Every type gdb names, and some it does not: copies of gdb's core
+	# whose NT_AUXV holds (TYPE, 0x1000 + TYPE) pairs, as many as its
+	# note has room for.  The string types then point where nothing is
+	# mapped, which both print as an error.
+	if command -v python3 >/dev/null; then
+		python3 - "$core" "$testdir/auxv" <<'PY'
+import struct, sys
+src, prefix = sys.argv[1], sys.argv[2]
+types = list(range(1, 65)) + list(range(2000, 2031)) + [100, 255, 4096, 1 << 40]
+data = bytearray(open(src, 'rb').read())
+phoff, = struct.unpack_from('<Q', data, 0x20)
+phentsize, phnum = struct.unpack_from('<HH', data, 0x36)
+for i in range(phnum):
+    p_type, _, off, _, _, filesz = struct.unpack_from('<IIQQQQ', data, phoff + i * phentsize)
+    if p_type != 4:  # PT_NOTE
+        continue
+    end = off + filesz
+    while off < end:
+        namesz, descsz, ntype = struct.unpack_from('<III', data, off)
+        desc = off + 12 + ((namesz + 3) & ~3)
+        if ntype == 6:  # NT_AUXV
+            room = descsz // 16 - 1
+            for n, k in enumerate(range(0, len(types), room)):
+                pairs = [(t, 0x1000 + t) for t in types[k:k + room]]
+                pairs += [(0, 0)] * (room + 1 - len(pairs))
+                copy = bytearray(data)
+                for j, (t, v) in enumerate(pairs):
+                    struct.pack_into('<QQ', copy, desc + 16 * j, t, v)
+                open('%s.%d' % (prefix, n), 'wb').write(copy)
+        off = desc + ((descsz + 3) & ~3)
+PY
+		copies=$(ls "$testdir"/auxv.* 2>/dev/null | wc -l)
+		ok $((copies == 0)) "cores with every auxv type: $copies written"
+		n=0
+		for c in "$testdir"/auxv.*; do
+			sg_core "$c" 'info auxv'
+			gdb_core "$c" "$EXE" 'info auxv'
+			[ "$OUT" = "$GDB_OUT" ] && n=$((n + 1)) ||
+				diff -u <(printf '%s\n' "$GDB_OUT") <(printf '%s\n' "$OUT") | sed 's/^/#   /' | head -20
+		done
+		is "$n" "$copies" "every auxv type: gdb's names, descriptions and formats"
+		rm -f "$testdir"/auxv.*
+	else
+		skip "python3 is not installed: no core with every auxv type"
+		skip "python3 is not installed: no core with every auxv type"
+	fi
+
+	sg --json -c "$core" "$EXE" -ex 'info proc mappings\'
 	is "$(jq -r '.mappings[0] | [.objfile, .offset, has("perms")] | map(tostring) | join(" ")' <<<"$OUT")" \
 		"$EXE 0 false" "json core mappings: NT_FILE's first file, no permissions"
 	sg --json -c "$core" "$EXE" -ex 'info auxv'
