@@ -32,13 +32,40 @@ enum proc_what {
 
 /* ---- /proc files */
 
-/* The whole of /proc/PID/NAME (NUL-terminated, *LEN_RET its bytes without
-   the NUL), or NULL with errno set.  /proc files report no size: read
-   until the end.  */
-static char *read_proc_file(pid_t pid, const char *name, size_t *len_ret)
-{
+/* Where a process's files are: /proc/PID, or /proc/PID/task/TID for the
+   files a zombie leader no longer has (below).  */
+struct proc_dir {
 	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+};
+
+static void proc_dir_init(struct proc_dir *d, pid_t pid)
+{
+	snprintf(d->path, sizeof(d->path), "/proc/%d", (int)pid);
+}
+
+/* The folder for what belongs to the whole process (cmdline, cwd, exe,
+   maps, auxv) of PID.  A process whose main thread exited while others
+   run on has a zombie leader, whose /proc/PID has none of these: the
+   target left it out (it has no thread PID), and its first live thread
+   gives them.  */
+static void process_dir(struct sg_session *s, pid_t pid, struct proc_dir *d)
+{
+	proc_dir_init(d, pid);
+	struct sg_target *t = sg_session_target(s);
+	if (!t || sg_target_kind(t) != SG_TARGET_LIVE || sg_target_pid(t) != pid ||
+	    sg_target_thread_by_tid(t, pid) || !sg_target_thread(t, 0))
+		return;
+	snprintf(d->path, sizeof(d->path), "/proc/%d/task/%d", (int)pid,
+		 (int)sg_thread_tid(sg_target_thread(t, 0)));
+}
+
+/* The whole of DIR/NAME (NUL-terminated, *LEN_RET its bytes without the
+   NUL), or NULL with errno set.  /proc files report no size: read until
+   the end.  */
+static char *read_proc_file(const struct proc_dir *dir, const char *name, size_t *len_ret)
+{
+	char path[96];
+	snprintf(path, sizeof(path), "%s/%s", dir->path, name);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -79,11 +106,11 @@ static char *read_proc_file(pid_t pid, const char *name, size_t *len_ret)
 	return buf;
 }
 
-/* The target of the link /proc/PID/NAME, new string, or NULL.  */
-static char *read_proc_link(pid_t pid, const char *name)
+/* The target of the link DIR/NAME, new string, or NULL.  */
+static char *read_proc_link(const struct proc_dir *dir, const char *name)
 {
-	char path[64], target[4096];
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	char path[96], target[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir->path, name);
 	ssize_t n = readlink(path, target, sizeof(target) - 1);
 	if (n < 0)
 		return NULL;
@@ -93,24 +120,24 @@ static char *read_proc_link(pid_t pid, const char *name)
 
 /* gdb warns, and goes on with the next part, when a /proc file cannot be
    read (the process is gone, or is not ours).  */
-static void warn_open(pid_t pid, const char *name)
+static void warn_open(const struct proc_dir *dir, const char *name)
 {
-	fprintf(stderr, "warning: unable to open /proc file '/proc/%d/%s'\n", (int)pid, name);
+	fprintf(stderr, "warning: unable to open /proc file '%s/%s'\n", dir->path, name);
 }
 
-static void warn_link(pid_t pid, const char *name)
+static void warn_link(const struct proc_dir *dir, const char *name)
 {
-	fprintf(stderr, "warning: unable to read link '/proc/%d/%s'\n", (int)pid, name);
+	fprintf(stderr, "warning: unable to read link '%s/%s'\n", dir->path, name);
 }
 
 /* cmdline: the arguments joined by blanks, as gdb shows them (every NUL
    but the last is a blank).  */
-static void show_cmdline(pid_t pid, struct sg_out *out)
+static void show_cmdline(const struct proc_dir *dir, struct sg_out *out)
 {
 	size_t len;
-	char *buf = read_proc_file(pid, "cmdline", &len);
+	char *buf = read_proc_file(dir, "cmdline", &len);
 	if (!buf) {
-		warn_open(pid, "cmdline");
+		warn_open(dir, "cmdline");
 		sg_out_null(out, "cmdline");
 		return;
 	}
@@ -129,11 +156,11 @@ static void show_cmdline(pid_t pid, struct sg_out *out)
 }
 
 /* cwd and exe: a link each.  */
-static void show_link(pid_t pid, const char *name, struct sg_out *out)
+static void show_link(const struct proc_dir *dir, const char *name, struct sg_out *out)
 {
-	char *target = read_proc_link(pid, name);
+	char *target = read_proc_link(dir, name);
 	if (!target) {
-		warn_link(pid, name);
+		warn_link(dir, name);
 		sg_out_null(out, name);
 		return;
 	}
@@ -328,12 +355,12 @@ static bool parse_maps_line(char *line, uint64_t *start, uint64_t *end, char per
 	return true;
 }
 
-static struct sg_error *live_mappings(pid_t pid, struct sg_out *out)
+static struct sg_error *live_mappings(const struct proc_dir *dir, struct sg_out *out)
 {
 	size_t len;
-	char *maps = read_proc_file(pid, "maps", &len);
+	char *maps = read_proc_file(dir, "maps", &len);
 	if (!maps) {
-		warn_open(pid, "maps");
+		warn_open(dir, "maps");
 		return NULL;
 	}
 	sg_out_printf(out, "Mapped address spaces:\n\n");
@@ -411,12 +438,12 @@ static const struct {
 	{ "Start of stack", "startstack", true },
 };
 
-static void show_stat(pid_t pid, struct sg_out *out)
+static void show_stat(const struct proc_dir *dir, struct sg_out *out)
 {
 	size_t len;
-	char *stat = read_proc_file(pid, "stat", &len);
+	char *stat = read_proc_file(dir, "stat", &len);
 	if (!stat) {
-		warn_open(pid, "stat");
+		warn_open(dir, "stat");
 		return;
 	}
 	/* "PID (COMM) S ...": COMM may hold blanks and parentheses, so it
@@ -468,12 +495,12 @@ static void show_stat(pid_t pid, struct sg_out *out)
 
 /* status: the file as it is, as gdb prints it; in JSON, its "Key: value"
    lines as members.  */
-static void show_status(pid_t pid, struct sg_out *out)
+static void show_status(const struct proc_dir *dir, struct sg_out *out)
 {
 	size_t len;
-	char *status = read_proc_file(pid, "status", &len);
+	char *status = read_proc_file(dir, "status", &len);
 	if (!status) {
-		warn_open(pid, "status");
+		warn_open(dir, "status");
 		return;
 	}
 	sg_out_puts(out, status);
@@ -566,19 +593,24 @@ static struct sg_error *info_proc(struct sg_session *s, const char *args, struct
 		return err;
 	sg_out_printf(out, "process %d\n", (int)pid);
 	sg_out_int(out, "pid", pid);
+	/* stat and status are the leader's own, zombie or not, as the
+	   kernel shows the process.  */
+	struct proc_dir process, leader;
+	process_dir(s, pid, &process);
+	proc_dir_init(&leader, pid);
 	bool all = what == PROC_ALL;
 	if (what == PROC_MINIMAL || all || what == PROC_CMDLINE)
-		show_cmdline(pid, out);
+		show_cmdline(&process, out);
 	if (what == PROC_MINIMAL || all || what == PROC_CWD)
-		show_link(pid, "cwd", out);
+		show_link(&process, "cwd", out);
 	if (what == PROC_MINIMAL || all || what == PROC_EXE)
-		show_link(pid, "exe", out);
+		show_link(&process, "exe", out);
 	if (all || what == PROC_MAPPINGS)
-		err = live_mappings(pid, out);
+		err = live_mappings(&process, out);
 	if (!err && (all || what == PROC_STATUS))
-		show_status(pid, out);
+		show_status(&leader, out);
 	if (!err && (all || what == PROC_STAT))
-		show_stat(pid, out);
+		show_stat(&leader, out);
 	return err;
 }
 
@@ -841,7 +873,8 @@ static struct sg_error *no_auxv(void)
 
 /* The (type, value) pairs of the target's auxiliary vector, *N_RET of
    them, in a new array: /proc/PID/auxv, or the core's NT_AUXV.  */
-static struct sg_error *read_auxv(struct sg_target *t, uint64_t **ret, size_t *n_ret)
+static struct sg_error *read_auxv(struct sg_session *s, struct sg_target *t, uint64_t **ret,
+				 size_t *n_ret)
 {
 	if (sg_target_kind(t) == SG_TARGET_CORE) {
 		struct sg_core_info ci;
@@ -857,7 +890,9 @@ static struct sg_error *read_auxv(struct sg_target *t, uint64_t **ret, size_t *n
 		return *ret ? NULL : no_auxv();
 	}
 	size_t len;
-	char *buf = read_proc_file(sg_target_pid(t), "auxv", &len);
+	struct proc_dir dir;
+	process_dir(s, sg_target_pid(t), &dir);
+	char *buf = read_proc_file(&dir, "auxv", &len);
 	if (!buf)
 		return no_auxv();
 	*ret = (uint64_t *)(void *)buf;
@@ -875,7 +910,7 @@ static struct sg_error *cmd_info_auxv(struct sg_session *s, const char *args, st
 		return no_auxv();
 	uint64_t *auxv;
 	size_t n;
-	struct sg_error *err = read_auxv(t, &auxv, &n);
+	struct sg_error *err = read_auxv(s, t, &auxv, &n);
 	if (err)
 		return err;
 	if (n == 0) {

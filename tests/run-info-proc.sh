@@ -9,6 +9,8 @@
 # - stat and status hold counters that move between two runs (faults,
 #   times, context switches) and the tracer's pid: their labels are
 #   compared with gdb's, and their values that cannot move;
+# - a process whose leader is a zombie (sg-leaderexit): cmdline, exe,
+#   mappings and auxv through a live thread;
 # - --json, read with jq: the pid, the links /proc gives, one mapping per
 #   line of /proc/PID/maps, the auxv entries with AT_NULL last, the
 #   inferior;
@@ -183,6 +185,26 @@ is "$(jq -r '.stat | [.pid, .comm, .num_threads, .tpgid] | map(tostring) | join(
 sg --json -p "$pid" -ex 'info proc status'
 is "$(jq -r '.status | [.Name, .Threads] | join(" ")' <<<"$OUT")" "sg-threads 5" \
 	"json info proc status: its lines as members"
+
+# ---- a zombie leader: its /proc/PID has no cmdline, cwd, exe, maps or
+# auxv; a live thread's /proc/PID/task/TID has them (gdb refuses such a
+# process: no reference).
+if start_fixture "$FIXTURES/sg-leaderexit" 3; then
+	lpid=$FIXTURE_PID
+	zombie() { [ "$(proc_state "$lpid")" = Z ]; }
+	wait_for 10 zombie
+	ok $? "sg-leaderexit: the leader is a zombie"
+	sg -p "$lpid" -ex 'info proc' -ex 'info proc mappings' -ex 'info auxv'
+	ok $STATUS "zombie leader: info proc, mappings and auxv succeed${ERR:+: $ERR}"
+	like "$OUT" "^exe = '$FIXTURES/sg-leaderexit'\$" "zombie leader: the executable"
+	like "$OUT" "^cmdline = '$FIXTURES/sg-leaderexit 3'\$" "zombie leader: the command line"
+	like "$OUT" "^ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+  r-xp   $FIXTURES/sg-leaderexit\$" \
+		"zombie leader: the executable's code is mapped"
+	like "$OUT" "^0 +AT_NULL +End of vector +0x0\$" "zombie leader: the auxiliary vector"
+	stop_fixture "$lpid"
+else
+	ok 1 "sg-leaderexit starts"
+fi
 
 # ---- cores
 if have_gdb; then
