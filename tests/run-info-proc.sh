@@ -329,6 +329,12 @@ done
 sg -ex 'info proc'
 is "$ERR" "No current process: you must name one." "no process: info proc: the error"
 ok $((STATUS == 0)) "no process: info proc: a non-zero status"
+sg --json -ex 'info proc'
+is "$(jq -r .error <<<"$OUT")|$STATUS" "No current process: you must name one.|1" \
+	"json, no process: info proc: the error object, status 1"
+sg --json -ex 'info inferiors'
+is "$(jq -c '.inferiors[0] | [.number, .pid, .executable]' <<<"$OUT")" "[1,null,null]" \
+	"json, no process: info inferiors: the empty inferior"
 sg -p "$pid" -ex "info proc $pid extra"
 is "$ERR|$STATUS" "Too many parameters: extra|1" "info proc PID extra: gdb's error, status 1"
 sg -p "$pid" -ex 'info proc junk'
