@@ -179,6 +179,7 @@ struct proc_core_file {
 
 struct proc_core_notes {
 	bool has_files;
+	bool files_bad;		/* an NT_FILE too short for what it says it holds */
 	struct proc_core_file *files;
 	size_t nfiles;
 	char *file_note;	/* the NT_FILE note's copy, for the names */
@@ -195,7 +196,8 @@ static void proc_core_free(struct proc_core_notes *n)
 
 /* The NT_FILE note DESC of SIZE bytes: a count, the page size, COUNT
    (start, end, page offset) triples, then COUNT NUL-terminated names.
-   Takes DESC.  */
+   Takes DESC.  A malformed one is only noted: the auxiliary vector is
+   still there to show.  */
 static struct sg_error *parse_nt_file(struct proc_core_notes *n, char *desc, size_t size)
 {
 	uint64_t count, page_size;
@@ -225,7 +227,8 @@ static struct sg_error *parse_nt_file(struct proc_core_notes *n, char *desc, siz
 	return NULL;
 bad:
 	free(desc);
-	return sg_error_create(SG_ERROR_BAD_DATA, "malformed NT_FILE note in core file");
+	n->files_bad = true;
+	return NULL;
 }
 
 /* Read the NT_FILE and NT_AUXV notes of the core at PATH.  The notes are
@@ -264,7 +267,8 @@ static struct sg_error *proc_core_read(const char *path, struct proc_core_notes 
 			if (desc_at > size || nh.n_descsz > size - desc_at)
 				break;
 			bool core_note = nh.n_namesz == 5 && !memcmp(seg + name_at, "CORE", 5);
-			if (core_note && nh.n_type == NT_FILE && !ret->has_files) {
+			if (core_note && nh.n_type == NT_FILE && !ret->has_files &&
+			    !ret->files_bad) {
 				char *desc = malloc(nh.n_descsz + 1);
 				if (!desc) {
 					err = &sg_enomem;
@@ -384,6 +388,8 @@ static struct sg_error *live_mappings(const struct proc_dir *dir, struct sg_out 
 
 static struct sg_error *core_mappings(const struct proc_core_notes *notes, struct sg_out *out)
 {
+	if (notes->files_bad)
+		return sg_error_create(SG_ERROR_BAD_DATA, "malformed NT_FILE note in core file");
 	if (!notes->has_files) {
 		fprintf(stderr, "warning: unable to find mappings in core file\n");
 		return NULL;
