@@ -29,6 +29,12 @@ static void skip_ws(struct expr *e)
 		e->p++;
 }
 
+/* The most arguments a member function call takes ("m.at(k)").  */
+#define MAX_CALL_ARGS 4
+
+static struct sg_error *shortcut(struct expr *e, struct xval *x, const char *name,
+				 struct xval *args, size_t nargs);
+
 static struct sg_error *parse_unary(struct expr *e, struct xval *ret);
 static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_prec);
 
@@ -308,6 +314,16 @@ static bool method_type(struct sg_target *t, Dwarf_Die *cls, const char *name, D
    the call's result ("(int &) @0x...: 2"); a member access (STAR false)
    gets the object.  Classes without such a reader, and other values, are
    dereferenced as pointers.  */
+/* R, a reader's answer, as X; R is freed.  */
+static void take_value(struct xval *x, struct sg_value *r)
+{
+	memset(x, 0, sizeof(*x));
+	x->v.type = *sg_value_type(r);
+	x->v.lvalue = !sg_value_is_synthetic(r, &x->v.bits);
+	x->v.address = sg_value_address(r);
+	sg_value_destroy(r);
+}
+
 static struct sg_error *deref_value(struct expr *e, struct xval *x, bool star)
 {
 	Dwarf_Die t;
@@ -324,6 +340,14 @@ static struct sg_error *deref_value(struct expr *e, struct xval *x, bool star)
 	const struct sg_registry_entry *entry = sg_reader_lookup(s, v);
 	if (!entry || entry->abi_minor < 3 || !((const struct sg_reader_ops *)entry->ops)->deref) {
 		sg_value_destroy(v);
+		/* A smart pointer: what its get() points at.  */
+		struct xval p = *x;
+		err = entry ? shortcut(e, &p, "get", NULL, 0) : &sg_not_found;
+		if (err == &sg_not_found)
+			return deref(e, x);
+		if (err)
+			return err;
+		*x = p;
 		return deref(e, x);
 	}
 	err = sg_value_deref(s, v, &r);
@@ -347,11 +371,7 @@ static struct sg_error *deref_value(struct expr *e, struct xval *x, bool star)
 	}
 	if (err)
 		return err;
-	memset(x, 0, sizeof(*x));
-	x->v.type = *sg_value_type(r);
-	x->v.lvalue = !sg_value_is_synthetic(r, &x->v.bits);
-	x->v.address = sg_value_address(r);
-	sg_value_destroy(r);
+	take_value(x, r);
 	Dwarf_Die rt;
 	if (star && x->v.lvalue && method_type(e->t, &t, "operator*", &rt, 0) &&
 	    dwarf_tag(&rt) == DW_TAG_reference_type)
@@ -992,6 +1012,89 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	return err;
 }
 
+/* Whether X is an object of a class (not a pointer to one).  */
+static bool is_class_object(struct xval *x)
+{
+	if (x->ptr_depth || x->function)
+		return false;
+	Dwarf_Die t;
+	strip(&x->v.type, &t);
+	int tag = dwarf_tag(&t);
+	return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type;
+}
+
+/* X as a library value, for a reader: an object in memory, or a scalar
+   (an index, a key).  */
+static struct sg_error *as_sg_value(struct expr *e, struct xval *x, struct sg_value **ret)
+{
+	struct sg_error *err = unref(e, x);
+	if (err)
+		return err;
+	if (x->is_void)
+		return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
+	if (x->v.lvalue && !x->ptr_depth && !x->bit_field)
+		return sg_value_at(e->t, &x->v.type, x->v.address, ret);
+	if (x->ptr_depth || x->function || is_class_object(x))
+		return sg_error_create(SG_ERROR_USAGE,
+				       "Attempt to take address of value not located in memory.");
+	uint64_t bits;
+	if ((err = integer_of(e, x, &bits)))
+		return err;
+	return sg_value_scalar(e->t, &x->v.type, bits, ret);
+}
+
+/* A container shortcut on the object X, as gdb's xmethods give them
+   ("v[2]", "v.size()", "m[key]", "up.get()"): the reader of X's type
+   answers (sg_value_method).  &sg_not_found when it has none.  */
+static struct sg_error *shortcut(struct expr *e, struct xval *x, const char *name,
+				 struct xval *args, size_t nargs)
+{
+	if (!x->v.lvalue)
+		return sg_error_create(SG_ERROR_USAGE,
+				       "Attempt to take address of value not located in memory.");
+	struct sg_value *v, *r = NULL, *av[MAX_CALL_ARGS] = { 0 };
+	struct sg_error *err = sg_value_at(e->t, &x->v.type, x->v.address, &v);
+	for (size_t i = 0; !err && i < nargs; i++)
+		err = as_sg_value(e, &args[i], &av[i]);
+	if (!err)
+		err = sg_value_method(e->sh->session, v, name, av, nargs, &r);
+	for (size_t i = 0; i < nargs; i++)
+		sg_value_destroy(av[i]);
+	sg_value_destroy(v);
+	if (err)
+		return err;
+	take_value(x, r);
+	return NULL;
+}
+
+/* "(ARG, ...)" at e->p: a member function call's arguments.  */
+static struct sg_error *call_args(struct expr *e, struct xval *args, size_t *nargs)
+{
+	*nargs = 0;
+	e->p++;
+	skip_ws(e);
+	if (*e->p == ')') {
+		e->p++;
+		return NULL;
+	}
+	for (;;) {
+		if (*nargs == MAX_CALL_ARGS)
+			return sg_error_format(SG_ERROR_USAGE, "more than %d arguments", MAX_CALL_ARGS);
+		/* Above the comma operator's precedence.  */
+		struct sg_error *err = parse_binary(e, &args[(*nargs)++], 1);
+		if (err)
+			return err;
+		skip_ws(e);
+		if (*e->p == ')') {
+			e->p++;
+			return NULL;
+		}
+		if (*e->p != ',')
+			return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
+		e->p++;
+	}
+}
+
 static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 {
 	struct sg_error *err = parse_primary(e, x);
@@ -1021,6 +1124,24 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			char *field = strndup(s, e->p - s);
 			if (!field)
 				return &sg_enomem;
+			skip_ws(e);
+			if (*e->p == '(' && is_class_object(x)) {
+				/* A member function: what the type's reader
+				   answers for it; spyglass runs no code in the
+				   target.  */
+				struct xval args[MAX_CALL_ARGS];
+				size_t nargs;
+				if (!(err = call_args(e, args, &nargs))) {
+					err = shortcut(e, x, field, args, nargs);
+					if (err == &sg_not_found)
+						err = sg_error_format(SG_ERROR_USAGE,
+								      "Cannot evaluate function %s: spyglass runs no "
+								      "code in the target, and no reader answers it",
+								      field);
+				}
+				free(field);
+				continue;
+			}
 			Dwarf_Die t, mt;
 			strip(&x->v.type, &t);
 			uint64_t off;
@@ -1043,16 +1164,25 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			free(field);
 		} else if (*e->p == '[') {
 			e->p++;
-			/* Any integer expression: a[i], a[n - 1].  */
+			/* Any integer expression: a[i], a[n - 1]; a key of a
+			   container.  */
 			struct xval ix;
 			uint64_t uidx;
-			if ((err = parse_binary(e, &ix, 1)) || (err = integer_of(e, &ix, &uidx)))
+			if ((err = parse_binary(e, &ix, 1)))
 				return err;
-			int64_t idx = (int64_t)uidx;
 			skip_ws(e);
 			if (*e->p != ']')
 				return sg_error_format(SG_ERROR_USAGE, "A syntax error in expression, near `%s'.", e->p);
 			e->p++;
+			if (is_class_object(x)) {
+				err = shortcut(e, x, "[]", &ix, 1);
+				if (err == &sg_not_found)
+					err = sg_error_create(SG_ERROR_USAGE, "cannot subscript something of this type");
+				continue;
+			}
+			if ((err = integer_of(e, &ix, &uidx)))
+				return err;
+			int64_t idx = (int64_t)uidx;
 			Dwarf_Die t, elem;
 			strip(&x->v.type, &t);
 			int tag = dwarf_tag(&t);

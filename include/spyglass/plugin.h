@@ -41,9 +41,10 @@ SG_BEGIN_DECLS
    1.6: sg_stack_provider_ops.snapshot_prepare, sg_target_snapshot_keep();
 	the command flags SG_CMD_SNAPSHOT_OK and SG_CMD_SNAPSHOT_ARGS,
 	sg_command_set_snapshot_check(), sg_command_snapshot_ok();
-	SG_PLUGIN_TRIGGERS (plugins loaded on demand).  */
+	SG_PLUGIN_TRIGGERS (plugins loaded on demand).
+   1.7: sg_reader_ops.method, sg_value_method() (container shortcuts).  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 6
+#define SG_PLUGIN_ABI_MINOR 7
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */

@@ -92,6 +92,16 @@ struct sg_reader_ops {
 	   iterator).  May be NULL.  */
 	struct sg_error *(*deref)(struct sg_session *session, const struct sg_value *value,
 				  struct sg_value **ret, void *arg);
+	/* ABI 1.7.  Container shortcuts, what gdb's libstdc++ xmethods
+	   answer: the result of member function NAME ("size", "at", "get",
+	   "use_count", "value") or operator "[]" on VALUE, with NARGS
+	   arguments ARGS (an index or a key), as a new value *RET (a scalar
+	   result through sg_value_scalar).  &sg_not_found for a name the
+	   reader does not know: the library then answers what it can from
+	   the children (sg_value_method).  May be NULL.  */
+	struct sg_error *(*method)(struct sg_session *session, const struct sg_value *value,
+				   const char *name, struct sg_value *const *args, size_t nargs,
+				   struct sg_value **ret, void *arg);
 };
 
 /* PATTERN is a type name where a trailing "<*>" stands for any template
@@ -122,6 +132,16 @@ SG_PUBLIC struct sg_error *sg_value_bytes(struct sg_session *session, const stru
    reader's deref.  */
 SG_PUBLIC struct sg_error *sg_value_deref(struct sg_session *session, const struct sg_value *value,
 					  struct sg_value **ret);
+
+/* ABI 1.7.  Member function NAME (or operator "[]") of VALUE, with
+   NARGS arguments: the reader's method op, else from the reader's
+   children: "[]" (an index, or a map's key), "size", "empty", "front",
+   "back", "at" (an index, checked), and NAME when a child is named
+   "NAME()" (std::unique_ptr's "get()").  &sg_not_found when neither
+   knows NAME for VALUE.  */
+SG_PUBLIC struct sg_error *sg_value_method(struct sg_session *session, const struct sg_value *value,
+					   const char *name, struct sg_value *const *args, size_t nargs,
+					   struct sg_value **ret);
 
 /* Around a reader's call of another reader's ops directly (a container
    handing its element to the element's reader): enter fails with an

@@ -916,6 +916,33 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 	return r < 0 ? &sg_enomem : NULL;
 }
 
+/* sp.use_count() and sp.unique() (the container shortcuts): the
+   control block's owners + 1, 0 without one.  get() is the child.  */
+static struct sg_error *shared_method(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      const char *name, struct sg_value *const *args SG_UNUSED,
+				      size_t nargs, struct sg_value **ret, void *arg SG_UNUSED)
+{
+	bool unique = !strcmp(name, "unique");
+	if (nargs || (strcmp(name, "use_count") && !unique))
+		return &sg_not_found;
+	uint64_t cntrl;
+	int64_t owners = -1, weak;
+	struct sg_error *err = pair_first(v, "__cntrl_", NULL, &cntrl);
+	if (!err && cntrl)
+		err = shared_counts(v, cntrl, &owners, &weak);
+	if (err)
+		return err;
+	int64_t use = owners + 1 > 0 ? owners + 1 : 0;
+	const char *type = unique ? "bool" : "long";
+	Dwarf_Die die;
+	struct sg_target *t = sg_value_target(v);
+	if ((err = sg_lookup_type(t, type, &die))) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_LOOKUP, "No type \"%s\" in the program's DWARF.", type);
+	}
+	return sg_value_scalar(t, &die, unique ? use == 1 : (uint64_t)use, ret);
+}
+
 /* ---- registration ---- */
 
 static const struct sg_reader_ops string_ops = {
@@ -945,7 +972,7 @@ static const struct sg_reader_ops unique_ops = {
 };
 static const struct sg_reader_ops shared_ops = {
 	.match = fields_match, .summary = shared_summary, .children = pointer_children,
-	.hint = SG_HINT_NONE,
+	.hint = SG_HINT_NONE, .method = shared_method,
 };
 
 static struct sg_error *libcxx_init(struct sg_session *session, void **state_ret SG_UNUSED)

@@ -127,6 +127,56 @@ static struct sg_error *shared_summary(struct sg_session *session SG_UNUSED, con
 	return err;
 }
 
+/* A scalar result of a container shortcut, of the base type TYPE.  */
+static struct sg_error *scalar_result(struct sg_target *t, const char *type, uint64_t bits,
+				      struct sg_value **ret)
+{
+	Dwarf_Die die;
+	struct sg_error *err = sg_lookup_type(t, type, &die);
+	if (err) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_LOOKUP, "No type \"%s\" in the program's DWARF.", type);
+	}
+	return sg_value_scalar(t, &die, bits, ret);
+}
+
+/* sp.use_count() and sp.unique(): the control block's use count, 0
+   without one.  get() is the child.  */
+static struct sg_error *shared_method(struct sg_session *session SG_UNUSED, const struct sg_value *v,
+				      const char *name, struct sg_value *const *args SG_UNUSED,
+				      size_t nargs, struct sg_value **ret, void *arg SG_UNUSED)
+{
+	static const char *const pi_path[] = { "_M_refcount", "_M_pi", NULL };
+	static const char *const use_path[] = { "_M_use_count", NULL };
+	bool unique = !strcmp(name, "unique");
+	if (nargs || (strcmp(name, "use_count") && !unique))
+		return &sg_not_found;
+	struct sg_target *t = sg_value_target(v);
+	struct sg_value *piv;
+	struct sg_error *err = lsx_member_path(v, pi_path, &piv);
+	if (err)
+		return err;
+	uint64_t pi = 0, off = 0;
+	Dwarf_Die pt, block;
+	Dwarf_Attribute a;
+	sg_type_strip(sg_value_type(piv), &pt);
+	err = sg_value_read_uint(piv, &pi);
+	sg_value_destroy(piv);
+	int32_t use = 0;	/* _Atomic_word: int */
+	if (!err && pi) {
+		if (!dwarf_attr(&pt, DW_AT_type, &a) || !dwarf_formref_die(&a, &block))
+			err = sg_error_create(SG_ERROR_LOOKUP, "no control block type in the DWARF");
+		if (!err)
+			err = lsx_offset(t, &block, use_path, &off, NULL);
+		if (!err)
+			err = sg_target_read(t, pi + off, &use, sizeof(use));
+	}
+	if (err)
+		return err;
+	return unique ? scalar_result(t, "bool", use == 1, ret)
+		      : scalar_result(t, "long int", (uint64_t)(int64_t)use, ret);
+}
+
 static struct sg_error *shared_children(struct sg_session *session SG_UNUSED,
 					const struct sg_value *v, size_t limit SG_UNUSED,
 					lsx_child_fn *fn, void *fn_arg, void *arg SG_UNUSED)
@@ -524,6 +574,47 @@ static struct sg_error *contained_children(struct sg_session *session, const str
 	return err;
 }
 
+/* *opt: the contained value; &sg_not_found without one.  */
+static struct sg_error *contained_deref(struct sg_session *session, const struct sg_value *v,
+					struct sg_value **ret, void *arg)
+{
+	read_fn *read = (read_fn *)arg;
+	if (read != optional_read && read != exp_optional_read)
+		return &sg_not_found;
+	struct contained c;
+	struct sg_error *err = read(session, v, false, &c);
+	if (err)
+		return err;
+	err = c.present ? sg_value_at(sg_value_target(v), &c.type, c.address, ret) : &sg_not_found;
+	contained_fini(&c);
+	return err;
+}
+
+/* opt.value() and opt.has_value() of an optional.  */
+static struct sg_error *contained_method(struct sg_session *session, const struct sg_value *v,
+					 const char *name, struct sg_value *const *args SG_UNUSED,
+					 size_t nargs, struct sg_value **ret, void *arg)
+{
+	read_fn *read = (read_fn *)arg;
+	if (nargs || (read != optional_read && read != exp_optional_read) ||
+	    (strcmp(name, "value") && strcmp(name, "has_value")))
+		return &sg_not_found;
+	struct contained c;
+	struct sg_error *err = read(session, v, false, &c);
+	if (err)
+		return err;
+	struct sg_target *t = sg_value_target(v);
+	if (!strcmp(name, "has_value"))
+		err = scalar_result(t, "bool", c.present, ret);
+	else if (c.present)
+		err = sg_value_at(t, &c.type, c.address, ret);
+	else
+		/* What the program would get: std::bad_optional_access.  */
+		err = sg_error_create(SG_ERROR_USAGE, "bad optional access: the optional is empty");
+	contained_fini(&c);
+	return err;
+}
+
 /* The class of the member function at ADDR, from the DWARF of the code
    there: the subprogram's declaration's enclosing scope.  */
 static bool method_class(struct sg_target *t, uint64_t addr, Dwarf_Die *ret)
@@ -881,6 +972,7 @@ static const struct sg_reader_ops unique_ops = {
 };
 static const struct sg_reader_ops shared_ops = {
 	.summary = shared_summary, .children = shared_children, .hint = SG_HINT_NONE,
+	.method = shared_method,
 };
 static const struct sg_reader_ops pair_ops = { .children = pair_children, .hint = SG_HINT_NONE };
 static const struct sg_reader_ops tuple_ops = {
@@ -889,6 +981,7 @@ static const struct sg_reader_ops tuple_ops = {
 #define CONTAINED_OPS(name, match_fn, sum, h)                                               \
 	static const struct sg_reader_ops name = {                                          \
 		.match = match_fn, .summary = sum, .children = contained_children, .hint = h, \
+		.deref = contained_deref, .method = contained_method,                         \
 	}
 /* optional, any: one value or none.  */
 CONTAINED_OPS(single_none_ops, single_none, contained_summary, SG_HINT_NONE);
