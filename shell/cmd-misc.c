@@ -2,6 +2,7 @@
    prefix commands that group the others.  */
 #include <config.h>
 #include "shell.h"
+#include "compat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,13 +33,45 @@ static struct sg_error *cmd_set(struct sg_session *s, const char *args, struct s
 {
 	/* The shell applies output-format after this command ends, so the
 	   command's own result keeps the format it started in.  */
-	return sg_setting_set(s, args);
+	struct sg_error *err = sg_setting_set(s, args);
+	if (!err || sg_error_code(err) != SG_ERROR_LOOKUP)
+		return err;
+	/* A name the registry does not know may be one of gdb's settings
+	   that compat-settings.c keeps (set logging file F).  */
+	bool handled;
+	struct sg_error *cerr = compat_set(arg, args, &handled);
+	if (!handled)
+		return err;
+	sg_error_destroy(err);
+	return cerr;
 }
 
 static struct sg_error *cmd_show(struct sg_session *s, const char *args, struct sg_out *out,
 				 void *arg)
 {
-	return sg_setting_show(s, args, out);
+	struct shell *sh = arg;
+	if (!*args) {
+		struct sg_error *err = sg_setting_show(s, args, out);
+		if (!err)
+			compat_show(sh, args, out, "more_settings", false);
+		return err;
+	}
+	if (compat_show_single(args)) {
+		compat_show(sh, args, out, "settings", false);
+		return NULL;
+	}
+	struct sg_error *err = sg_setting_show(s, args, out);
+	if (!err) {
+		/* "show print" lists "print symbol-loading" too.  */
+		compat_show(sh, args, out, "more_settings", false);
+		return NULL;
+	}
+	/* "show logging": gdb names each of a group's settings.  */
+	if (sg_error_code(err) == SG_ERROR_LOOKUP && compat_show(sh, args, out, "settings", true)) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	return err;
 }
 
 /* gdb's echo: C escapes, no newline unless asked for.  */

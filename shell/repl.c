@@ -1,7 +1,9 @@
 /* The interactive prompt: readline, history in ~/.spyglass_history (or
-   $SPYGLASS_HISTORY), and completion from the command table.  */
+   $SPYGLASS_HISTORY), completion from the command table, and gdb's
+   repeat of the last command on an empty line.  */
 #include <config.h>
 #include "shell.h"
+#include "compat.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -108,29 +110,46 @@ void shell_repl(struct shell *sh)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
 
+	/* What an empty line runs again: the last command, as gdb does,
+	   unless it is one gdb does not repeat (compat_repeat_line).  Only
+	   here: an empty line in a file or a pipe does nothing.  */
+	char *repeat = NULL;
 	while (!sh->quit) {
 		if (sigsetjmp(prompt_jmp, 1)) {
 			rl_free_line_state();
 			rl_cleanup_after_signal();
 			rl_reset_after_signal();
 			fputs("\nQuit\n", stdout);
+			/* gdb forgets the command to repeat at a Ctrl-C too.  */
+			free(repeat);
+			repeat = NULL;
 		}
+		/* While logging, the prompt and what is typed go to the
+		   terminal only.  */
+		rl_outstream = compat_logging_terminal();
 		at_prompt = 1;
 		char *line = readline("(spyglass) ");
 		at_prompt = 0;
 		if (!line) {
-			fputs("quit\n", stdout);
+			fputs("quit\n", rl_outstream);
 			break;
 		}
 		const char *p = line + strspn(line, " \t");
-		if (*p) {
-			HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
-			if (!last || strcmp(last->line, line))
-				add_history(line);
+		if (!*p) {
+			if (repeat)
+				shell_run_line(sh, repeat, NULL);
+			free(line);
+			continue;
 		}
+		HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
+		if (!last || strcmp(last->line, line))
+			add_history(line);
 		shell_run_line(sh, line, NULL);
+		free(repeat);
+		repeat = *p == '#' ? NULL : compat_repeat_line(sh, line);
 		free(line);
 	}
+	free(repeat);
 	if (hist) {
 		write_history(hist);
 		free(hist);

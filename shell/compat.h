@@ -1,0 +1,47 @@
+/* gdb's habits (cmd-compat.c, compat-settings.c, compat-logging.c): the
+   settings gdb scripts start with, logging to a file, and what the prompt
+   repeats on an empty line.  */
+#ifndef SG_COMPAT_H
+#define SG_COMPAT_H
+
+#include "shell.h"
+
+/* Register the settings that live in the session's registry (pagination,
+   height, width, print object, ...).  */
+struct sg_error *compat_settings_register(struct shell *sh);
+
+/* "set ARGS" for the settings the registry cannot hold (strings, gdb's
+   own wording in show): *HANDLED says whether ARGS named one of them.  */
+struct sg_error *compat_set(struct shell *sh, const char *args, bool *handled);
+
+/* "show ARGS" for the same settings: the one ARGS names, or the group
+   whose leading words they are ("logging", "print"), or with ARGS empty
+   all of them.  Returns how many were shown.  KEY is the JSON array's
+   name; WITH_NAME writes each of a group as "logging file:  ...", as gdb
+   does.  */
+size_t compat_show(struct shell *sh, const char *args, struct sg_out *out, const char *key,
+		   bool with_name);
+/* Whether ARGS name exactly one of those settings (a unique prefix of
+   each word).  */
+bool compat_show_single(const char *args);
+
+/* The name and doc of each setting kept here (not those in the
+   registry), for apropos: FN(name, doc, ARG).  */
+void compat_settings_foreach(void (*fn)(const char *name, const char *doc, void *arg), void *arg);
+
+/* Logging (compat-logging.c): copy stdout and stderr to FILE (REDIRECT:
+   only to FILE), appending unless OVERWRITE.  */
+struct sg_error *compat_logging_start(const char *file, bool overwrite, bool redirect);
+/* Stop logging; nothing when not logging.  */
+void compat_logging_stop(void);
+bool compat_logging_active(void);
+/* The terminal's stdout while logging (readline writes its prompt there,
+   not into the log), else stdout.  */
+FILE *compat_logging_terminal(void);
+
+/* The line an empty line at the prompt repeats after LINE ran: NULL when
+   the command is not repeated (set, cd, detach, ...), "x" or "list" for
+   those that continue where they stopped, else LINE (a new string).  */
+char *compat_repeat_line(struct shell *sh, const char *line);
+
+#endif
