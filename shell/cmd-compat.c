@@ -4,6 +4,7 @@
 #include <config.h>
 #include "compat.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -361,6 +362,22 @@ static struct sg_error *cmd_cd(struct sg_session *s, const char *args, struct sg
 
 /* ---- the repeat of an empty line ---- */
 
+/* The x that goes on after LINE: gdb's repeat keeps the count (x/2xg $sp,
+   then Enter, shows the next 2 giants), and the format and size, which x
+   remembers.  A backward count (x/-3) repeats as a plain x.  */
+static char *x_repeat(const char *line)
+{
+	const char *p = line + strspn(line, " \t");
+	p += strcspn(p, "/ \t");
+	unsigned long count = 0;
+	if (*p == '/' && isdigit((unsigned char)p[1]))
+		count = strtoul(p + 1, NULL, 10);
+	char *ret;
+	if (count <= 1 || count > 1000000 || asprintf(&ret, "x/%lu", count) < 0)
+		ret = strdup("x");
+	return ret;
+}
+
 char *compat_repeat_line(struct shell *sh, const char *line)
 {
 	/* gdb's "dont_repeat" commands: those that change what the session
@@ -384,8 +401,10 @@ char *compat_repeat_line(struct shell *sh, const char *line)
 		ret = NULL;
 	/* x and list go on from where they stopped: gdb repeats them
 	   without their arguments.  */
-	else if (!strcmp(name, "x") || !strcmp(name, "list"))
+	else if (!strcmp(name, "list"))
 		ret = strdup(name);
+	else if (!strcmp(name, "x"))
+		ret = x_repeat(line);
 	else
 		ret = strdup(line);
 	free(name);

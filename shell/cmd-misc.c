@@ -214,27 +214,47 @@ static struct sg_error *cmd_shell(struct sg_session *s, const char *args, struct
 
 static const struct sg_command misc_cmds[] = {
 	{ .name = "help", .aliases = "h", .synopsis = "help [COMMAND]",
-	  .summary = "Describe commands", .handler = cmd_help, .complete = complete_command_name,
+	  .summary = "Describe commands",
+	  .details = "Without COMMAND, lists every command with its summary.  With one, its\n"
+		     "summary, usage and help, and the subcommands of a prefix such as\n"
+		     "\"info\".  \"apropos WORD\" searches the help of every command.",
+	  .handler = cmd_help, .complete = complete_command_name,
 	  .flags = SG_CMD_NO_STACKS },
 	{ .name = "info", .aliases = "i", .synopsis = "info SUBCOMMAND",
-	  .summary = "Show things about the target and spyglass" },
+	  .summary = "Show things about the target and spyglass",
+	  .details = "A prefix: \"help info\" lists its subcommands." },
 	{ .name = "info registries", .synopsis = "info registries",
 	  .summary = "List the unwinders, typed readers and stack providers",
+	  .details = "Each handler that the core and the plugins registered: its kind, name,\n"
+		     "priority and the type pattern it serves (doc/plugins.md).",
 	  .handler = cmd_info_registries },
 	{ .name = "set", .synopsis = "set SETTING VALUE", .summary = "Change a setting",
-	  .details = "Settings: print elements N|unlimited, output-format text|json,\n"
-		     "backtrace limit N|unlimited, backtrace past-main on|off, confirm on|off.\n"
-		     "\"show\" lists them.",
+	  .details = "Settings: print elements N|unlimited, print pretty on|off,\n"
+		     "output-format text|json, backtrace limit N|unlimited,\n"
+		     "backtrace past-main on|off, confirm on|off, snapshot on|off,\n"
+		     "logging enabled|file|overwrite|redirect (a copy of the output in a file),\n"
+		     "debuginfod enabled on|off|ask (off: never ask DEBUGINFOD_URLS's servers);\n"
+		     "and, accepted for gdb's scripts but with no effect here: pagination,\n"
+		     "height, width, verbose, print object, print static-members,\n"
+		     "print symbol-loading, style enabled, auto-load safe-path,\n"
+		     "breakpoint pending, disassemble-next-line, python print-stack.\n"
+		     "Words may be abbreviated.  \"show\" lists them.",
 	  .handler = cmd_set, .flags = SG_CMD_NO_STACKS },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
+	  .details = "Without SETTING, every setting; with the first words of several\n"
+		     "(\"show print\", \"show logging\"), each of them.  Each line is\n"
+		     "gdb's: \"State of pagination is off.\"",
 	  .handler = cmd_show, .flags = SG_CMD_NO_STACKS },
 	{ .name = "echo", .synopsis = "echo TEXT", .summary = "Print text (with C escapes such as \\n)",
+	  .details = "No newline is added: end TEXT with \\n for one.  \\t, \\a, \\\\ and \\\"\n"
+		     "are the other escapes.",
 	  .handler = cmd_echo, .flags = SG_CMD_NO_STACKS },
 	{ .name = "source", .synopsis = "source FILE", .summary = "Run the commands in a file",
 	  .details = "The file stops at its first error, reported as FILE:LINE: message.\n"
 		     "Lines starting with # are comments; empty lines do nothing.",
 	  .handler = cmd_source },
-	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins" },
+	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins",
+	  .details = "A prefix: \"help plugin\" lists its subcommands (doc/plugins.md)." },
 	{ .name = "plugin load", .synopsis = "plugin load PATH|NAME",
 	  .summary = "Load a plugin",
 	  .details = "A NAME without '/' is looked for in the plugin folder and in\n"
@@ -242,10 +262,14 @@ static const struct sg_command misc_cmds[] = {
 		     "its code runs.",
 	  .handler = cmd_plugin_load },
 	{ .name = "plugin list", .synopsis = "plugin list", .summary = "List the loaded plugins",
+	  .details = "Each plugin's name, version, file and what it registered.",
 	  .handler = cmd_plugin_list },
 	{ .name = "quit", .aliases = "q exit", .synopsis = "quit [STATUS]",
-	  .summary = "Detach and exit", .handler = cmd_quit },
+	  .summary = "Detach and exit",
+	  .details = "The target runs on.  STATUS is the exit status (0 by default).",
+	  .handler = cmd_quit },
 	{ .name = "shell", .synopsis = "shell COMMAND", .summary = "Run a shell command",
+	  .details = "COMMAND runs with /bin/sh; a non-zero exit status is an error.",
 	  .handler = cmd_shell },
 };
 
