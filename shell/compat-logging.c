@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static struct {
@@ -26,6 +27,7 @@ static struct {
 	int saved[2];		/* the descriptors 1 and 2 were, for the terminal */
 	int pipe_rd[2];		/* what 1 and 2 now write into */
 	pthread_t tid;
+	int busy;		/* the thread holds bytes it read and has not written */
 	FILE *terminal;		/* fdopen(dup(saved[0])), for readline */
 } lg = { .log_fd = -1, .saved = { -1, -1 }, .pipe_rd = { -1, -1 } };
 
@@ -59,16 +61,21 @@ static void *copy_thread(void *arg)
 		for (int i = 0; i < 2; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
+			/* Busy before the read: compat_logging_sync sees
+			   either the bytes in the pipe or this flag.  */
+			__atomic_store_n(&lg.busy, 1, __ATOMIC_SEQ_CST);
 			ssize_t n = read(p[i].fd, buf, sizeof(buf));
+			if (n > 0) {
+				write_all(lg.saved[i], buf, (size_t)n);
+				write_all(lg.log_fd, buf, (size_t)n);
+			}
+			__atomic_store_n(&lg.busy, 0, __ATOMIC_SEQ_CST);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
 				p[i].fd = -1;	/* poll ignores it from now on */
 				open--;
-				continue;
 			}
-			write_all(lg.saved[i], buf, (size_t)n);
-			write_all(lg.log_fd, buf, (size_t)n);
 		}
 	}
 	return NULL;
@@ -172,6 +179,25 @@ struct sg_error *compat_logging_start(const char *file, bool overwrite, bool red
 	if (!registered)
 		registered = atexit(stop_at_exit) == 0;
 	return NULL;
+}
+
+void compat_logging_sync(void)
+{
+	if (!lg.active || !lg.thread)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	/* At most a second: a terminal that does not read must not hang
+	   the prompt.  */
+	for (int i = 0; i < 1000; i++) {
+		int pending = 0, n;
+		for (int k = 0; k < 2; k++)
+			if (lg.pipe_rd[k] >= 0 && ioctl(lg.pipe_rd[k], FIONREAD, &n) == 0)
+				pending += n;
+		if (!pending && !__atomic_load_n(&lg.busy, __ATOMIC_SEQ_CST))
+			return;
+		usleep(1000);
+	}
 }
 
 bool compat_logging_active(void)

@@ -35,6 +35,9 @@ struct sg_error *compat_logging_start(const char *file, bool overwrite, bool red
 /* Stop logging; nothing when not logging.  */
 void compat_logging_stop(void);
 bool compat_logging_active(void);
+/* Wait until what was written so far reached the terminal (before the
+   prompt, which readline writes there directly).  */
+void compat_logging_sync(void);
 /* The terminal's stdout while logging (readline writes its prompt there,
    not into the log), else stdout.  */
 FILE *compat_logging_terminal(void);

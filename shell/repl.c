@@ -126,6 +126,7 @@ void shell_repl(struct shell *sh)
 		}
 		/* While logging, the prompt and what is typed go to the
 		   terminal only.  */
+		compat_logging_sync();
 		rl_outstream = compat_logging_terminal();
 		at_prompt = 1;
 		char *line = readline("(spyglass) ");

@@ -312,6 +312,16 @@ else
 	is "$(grep -c '^Undefined command' <<<"$NEW")" 1 "an undefined command is not repeated"
 	keys 'pwd' 1
 	is "$(grep -c "^Working directory $dir\.$" <<<"$NEW")" 2 "pwd, then Enter: pwd again; cd stayed"
+	# Logging at the prompt: gdb's messages; the log has the output,
+	# not the prompt or what was typed.
+	keys "set logging file $testdir/prompt.log"
+	keys 'set logging enabled on'
+	like "$NEW" "^Copying output to $testdir/prompt.log\.\$" "set logging enabled on at the prompt: gdb's message"
+	keys 'pwd'
+	like "$NEW" "^\(spyglass\) pwd"$'\n'"Working directory $dir\.\$" "  the output still shows, before the next prompt"
+	keys 'set logging enabled off'
+	like "$NEW" "^Done logging to $testdir/prompt.log\.\$" "  set logging enabled off: gdb's message"
+	is "$(cat "$testdir/prompt.log")" "Working directory $dir." "  the log has the output, not the prompt"
 	keys '# a comment' 1
 	is "$(grep -vc '^(spyglass)' <<<"$NEW")" 0 "a comment, then Enter: nothing"
 	keys 'detach'
