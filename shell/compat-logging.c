@@ -28,8 +28,9 @@ static struct {
 	int pipe_rd[2];		/* what 1 and 2 now write into */
 	pthread_t tid;
 	int busy;		/* the thread holds bytes it read and has not written */
+	int stop[2];		/* a byte in it tells the thread to end */
 	FILE *terminal;		/* fdopen(dup(saved[0])), for readline */
-} lg = { .log_fd = -1, .saved = { -1, -1 }, .pipe_rd = { -1, -1 } };
+} lg = { .log_fd = -1, .saved = { -1, -1 }, .pipe_rd = { -1, -1 }, .stop = { -1, -1 } };
 
 static void write_all(int fd, const char *p, size_t n)
 {
@@ -47,16 +48,22 @@ static void write_all(int fd, const char *p, size_t n)
 static void *copy_thread(void *arg)
 {
 	(void)arg;
-	struct pollfd p[2] = { { .fd = lg.pipe_rd[0], .events = POLLIN },
-			       { .fd = lg.pipe_rd[1], .events = POLLIN } };
+	struct pollfd p[3] = { { .fd = lg.pipe_rd[0], .events = POLLIN },
+			       { .fd = lg.pipe_rd[1], .events = POLLIN },
+			       { .fd = lg.stop[0], .events = POLLIN } };
 	char buf[8192];
 	int open = 2;
 	while (open) {
-		if (poll(p, 2, -1) < 0) {
+		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		/* Told to end: what was written before is copied already
+		   (compat_logging_stop syncs first); a child of "shell" that
+		   still holds the pipe must not keep the thread.  */
+		if (p[2].revents)
+			break;
 		/* stdout first: see the comment at the top.  */
 		for (int i = 0; i < 2; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
@@ -94,17 +101,20 @@ void compat_logging_stop(void)
 		return;
 	fflush(stdout);
 	fflush(stderr);
-	/* Putting the terminal back closes the pipes' write ends: the
-	   thread reads their end and exits.  */
+	compat_logging_sync();
 	for (int i = 0; i < 2; i++)
 		if (lg.saved[i] >= 0)
 			dup2(lg.saved[i], i + 1);
-	if (lg.thread)
+	if (lg.thread) {
+		while (write(lg.stop[1], "", 1) < 0 && errno == EINTR)
+			;
 		pthread_join(lg.tid, NULL);
+	}
 	lg.thread = false;
 	for (int i = 0; i < 2; i++) {
 		close_fd(&lg.saved[i]);
 		close_fd(&lg.pipe_rd[i]);
+		close_fd(&lg.stop[i]);
 	}
 	close_fd(&lg.log_fd);
 	if (lg.terminal)
@@ -126,6 +136,7 @@ static struct sg_error *start_failed(int errnum, const char *what, const char *f
 			dup2(lg.saved[i], i + 1);
 		close_fd(&lg.saved[i]);
 		close_fd(&lg.pipe_rd[i]);
+		close_fd(&lg.stop[i]);
 	}
 	close_fd(&lg.log_fd);
 	return sg_error_os(errnum, "%s %s", what, file);
@@ -150,6 +161,8 @@ struct sg_error *compat_logging_start(const char *file, bool overwrite, bool red
 			if (dup2(fd, i + 1) < 0)
 				return start_failed(errno, "cannot log to", file);
 	} else {
+		if (pipe2(lg.stop, O_CLOEXEC) < 0)
+			return start_failed(errno, "cannot log to", file);
 		for (int i = 0; i < 2; i++) {
 			int p[2];
 			if (pipe2(p, O_CLOEXEC) < 0)
@@ -171,7 +184,7 @@ struct sg_error *compat_logging_start(const char *file, bool overwrite, bool red
 			return start_failed(r, "cannot log to", file);
 		lg.thread = true;
 	}
-	int tfd = dup(lg.saved[0]);
+	int tfd = fcntl(lg.saved[0], F_DUPFD_CLOEXEC, 3);
 	lg.terminal = tfd >= 0 ? fdopen(tfd, "w") : NULL;
 	if (!lg.terminal && tfd >= 0)
 		close(tfd);
