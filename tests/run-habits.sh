@@ -107,6 +107,10 @@ is "$(jq -r 'select(.settings) | .settings[] | "\(.name)=\(.value)"' <<<"$OUT" |
 	"logging debugredirect=off logging enabled=off logging file=/tmp/x.log logging overwrite=off logging redirect=off pagination=on " \
 	"--json: show logging and show pagination, name and value of each"
 
+OUT=$("$SG_BIN" -nx -batch --json -ex 'show' 2>&1)
+is "$(jq -r '[.settings[].name, .more_settings[].name] | map(select(. == "pagination" or . == "logging file" or . == "print symbol-loading")) | join(",")' <<<"$OUT")" \
+	"pagination,print symbol-loading,logging file" "--json: show lists the registry's settings, then gdb's others"
+
 # ---- 2. Errors: one line, as gdb words it, and a failing status ----
 for cmd in 'set logging file' 'set verbose foo' 'set python print-stack foo' \
 	'set print symbol-loading' 'set debuginfod enabled' 'set logging enabled maybe' \
@@ -149,6 +153,14 @@ Use 'set logging enabled off'." \
 	"gdb's older set logging on|off, to gdb.txt in the working directory"
 like "$(cat "$testdir/old.err")" "^Warning: 'set logging on', an alias for the command 'set logging enabled', is deprecated\.$" \
 	"  with gdb's warning"
+# A child of shell that keeps the copy's pipe open does not hold up
+# "set logging enabled off", nor the exit.
+SECONDS=0
+OUT=$("$SG_BIN" -nx -batch -ex "set logging file $log" -ex 'set logging enabled on' \
+	-ex 'shell sleep 4 &' -ex 'echo in\n' -ex 'set logging enabled off' -ex 'echo out\n' 2>&1)
+t=$SECONDS
+is "$OUT:$(tail -n 1 "$log")" $'in\nout:in' "logging stops at once while a child of shell holds its pipe"
+ok $((t < 3 ? 0 : 1)) "  (in ${t}s)"
 sg -ex 'set logging file /nonexistent-habits/x' -ex 'set logging enabled on' -ex 'show logging enabled'
 is "$STATUS:$OUT:$ERR" "0:off: Logging is disabled.:cannot open /nonexistent-habits/x: No such file or directory" \
 	"logging to a file that cannot be opened: one error, logging stays off"
