@@ -397,7 +397,8 @@ static struct sg_error *apply_logging(struct shell *sh, size_t i)
 		return NULL;
 	}
 	if (compat_logging_active()) {
-		printf("Already logging to %s.\n", file);
+		if (!sh->json)
+			printf("Already logging to %s.\n", file);
 		return NULL;
 	}
 	/* Said before the copy starts, as gdb does: the terminal gets
