@@ -396,6 +396,12 @@ static struct sg_error *apply_logging(struct shell *sh, size_t i)
 		}
 		return NULL;
 	}
+	/* The copy is taken of the descriptors 1 and 2: a shell whose
+	   output goes elsewhere (the fuzz harness's /dev/null) has nothing
+	   there to copy, and must not have its descriptors moved.  */
+	if (!sg_out_json(sh->out) && sg_out_file(sh->out) != stdout)
+		return sg_error_create(SG_ERROR_USAGE,
+				       "logging copies standard output, which this shell does not write to");
 	if (compat_logging_active()) {
 		if (!sh->json)
 			printf("Already logging to %s.\n", file);
