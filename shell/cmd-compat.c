@@ -299,6 +299,69 @@ static struct sg_error *cmd_apropos(struct sg_session *s, const char *args, stru
 	return NULL;
 }
 
+/* ---- completion of setting names ---- */
+
+struct name_complete {
+	const char *args;	/* the words typed before the one completed */
+	size_t ws;
+	const char *word;
+	struct sg_completions *c;
+};
+
+/* Offer the word of NAME that comes after the words typed, if those
+   begin NAME (each a prefix of NAME's word) and it begins with WORD.  */
+static void offer_name(const char *name, const char *doc, void *arg)
+{
+	(void)doc;
+	struct name_complete *nc = arg;
+	const char *n = name, *a = nc->args, *end = nc->args + nc->ws;
+	for (;;) {
+		a += strspn(a, " \t");
+		if (a >= end)
+			break;
+		size_t al = strcspn(a, " \t"), nl = strcspn(n, " ");
+		if (a + al > end || al > nl || strncmp(a, n, al) || !n[nl])
+			return;
+		a += al;
+		n += nl + 1;
+	}
+	size_t nl = strcspn(n, " ");
+	char w[128];
+	if (nl >= sizeof(w) || strncmp(n, nc->word, strlen(nc->word)))
+		return;
+	memcpy(w, n, nl);
+	w[nl] = '\0';
+	sg_completions_add(nc->c, w);
+}
+
+void compat_complete_setting(struct sg_session *s, const char *args, size_t ws, const char *word,
+			     struct sg_completions *c, void *arg)
+{
+	(void)arg;
+	struct name_complete nc = { args, ws, word, c };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	struct sg_out *out;
+	if (f && !sg_out_create(f, true, &out)) {
+		sg_out_begin(out);
+		struct sg_error *err = sg_setting_show(s, "", out);
+		sg_out_end(out, err);
+		sg_error_destroy(err);
+		sg_out_destroy(out);
+	}
+	if (f)
+		fclose(f);
+	const char *p = buf;
+	char *name;
+	while (p && (name = json_member(p, "name", &p))) {
+		offer_name(name, NULL, &nc);
+		free(name);
+	}
+	free(buf);
+	compat_settings_foreach(offer_name, &nc);
+}
+
 /* ---- show version, pwd, cd ---- */
 
 static struct sg_error *cmd_show_version(struct sg_session *s, const char *args,

@@ -239,12 +239,12 @@ static const struct sg_command misc_cmds[] = {
 		     "print symbol-loading, style enabled, auto-load safe-path,\n"
 		     "breakpoint pending, disassemble-next-line, python print-stack.\n"
 		     "Words may be abbreviated.  \"show\" lists them.",
-	  .handler = cmd_set, .flags = SG_CMD_NO_STACKS },
+	  .handler = cmd_set, .complete = compat_complete_setting, .flags = SG_CMD_NO_STACKS },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
 	  .details = "Without SETTING, every setting; with the first words of several\n"
 		     "(\"show print\", \"show logging\"), each of them.  Each line is\n"
 		     "gdb's: \"State of pagination is off.\"",
-	  .handler = cmd_show, .flags = SG_CMD_NO_STACKS },
+	  .handler = cmd_show, .complete = compat_complete_setting, .flags = SG_CMD_NO_STACKS },
 	{ .name = "echo", .synopsis = "echo TEXT", .summary = "Print text (with C escapes such as \\n)",
 	  .details = "No newline is added: end TEXT with \\n for one.  \\t, \\a, \\\\ and \\\"\n"
 		     "are the other escapes.",

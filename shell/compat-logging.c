@@ -29,7 +29,7 @@ static struct {
 	pthread_t tid;
 	int busy;		/* the thread holds bytes it read and has not written */
 	int stop[2];		/* a byte in it tells the thread to end */
-	FILE *terminal;		/* fdopen(dup(saved[0])), for readline */
+	FILE *terminal;		/* a stream on a copy of saved[0], for readline */
 } lg = { .log_fd = -1, .saved = { -1, -1 }, .pipe_rd = { -1, -1 }, .stop = { -1, -1 } };
 
 static void write_all(int fd, const char *p, size_t n)

@@ -29,6 +29,10 @@ bool compat_show_single(const char *args);
    registry), for apropos: FN(name, doc, ARG).  */
 void compat_settings_foreach(void (*fn)(const char *name, const char *doc, void *arg), void *arg);
 
+/* Complete a setting's name after "set" or "show": a sg_complete_fn.  */
+void compat_complete_setting(struct sg_session *s, const char *args, size_t ws, const char *word,
+			     struct sg_completions *c, void *arg);
+
 /* Logging (compat-logging.c): copy stdout and stderr to FILE (REDIRECT:
    only to FILE), appending unless OVERWRITE.  */
 struct sg_error *compat_logging_start(const char *file, bool overwrite, bool redirect);

@@ -336,6 +336,17 @@ else
 	is "$(cat "$testdir/prompt.log")" "Working directory $dir." "  the log has the output, not the prompt"
 	keys '# a comment' 1
 	is "$(grep -vc '^(spyglass)' <<<"$NEW")" 0 "a comment, then Enter: nothing"
+	# Tab completes setting names after set and show.
+	tm send-keys -t c -l -- 'set logging ov'
+	tm send-keys -t c Tab
+	wait_for 5 eval '[ "$(pane | tail -n 1)" = "(spyglass) set logging overwrite" ]'
+	ok $? "Tab completes set logging ov to set logging overwrite"
+	tm send-keys -t c C-u
+	tm send-keys -t c -l -- 'show print symbol-l'
+	tm send-keys -t c Tab
+	wait_for 5 eval '[ "$(pane | tail -n 1)" = "(spyglass) show print symbol-loading" ]'
+	ok $? "Tab completes show print symbol-l to show print symbol-loading"
+	tm send-keys -t c C-u
 	keys 'detach'
 	keys '' 1
 	is "$(grep -c 'etach' <<<"$NEW")" 0 "detach, then Enter: not repeated"
