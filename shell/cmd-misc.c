@@ -233,11 +233,13 @@ static const struct sg_command misc_cmds[] = {
 		     "output-format text|json, backtrace limit N|unlimited,\n"
 		     "backtrace past-main on|off, confirm on|off, snapshot on|off,\n"
 		     "logging enabled|file|overwrite|redirect (a copy of the output in a file),\n"
-		     "debuginfod enabled on|off|ask (off: never ask DEBUGINFOD_URLS's servers);\n"
+		     "debuginfod enabled on|off|ask (off: never ask DEBUGINFOD_URLS's servers),\n"
+		     "history filename|save|size (the prompt's history);\n"
 		     "and, accepted for gdb's scripts but with no effect here: pagination,\n"
 		     "height, width, verbose, print object, print static-members,\n"
 		     "print symbol-loading, style enabled, auto-load safe-path,\n"
-		     "breakpoint pending, disassemble-next-line, python print-stack.\n"
+		     "breakpoint pending, disassemble-next-line, python print-stack,\n"
+		     "history expansion.\n"
 		     "Words may be abbreviated.  \"show\" lists them.",
 	  .handler = cmd_set, .complete = compat_complete_setting, .flags = SG_CMD_NO_STACKS },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",

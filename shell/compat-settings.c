@@ -17,8 +17,10 @@
 #include "compat.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const auto_bool[] = { "on", "off", "auto", NULL };
 
@@ -57,6 +59,8 @@ static const char *const print_stack[] = { "none", "full", "message", NULL };
 
 static struct sg_error *apply_logging(struct shell *sh, size_t i);
 static struct sg_error *apply_debuginfod(struct shell *sh, size_t i);
+static struct sg_error *apply_history_filename(struct shell *sh, size_t i);
+static struct sg_error *apply_history_size(struct shell *sh, size_t i);
 
 #define DEFAULT_SAFE_PATH "$debugdir:$datadir/auto-load"
 
@@ -80,6 +84,18 @@ static const struct compat_setting table[] = {
 	{ "python print-stack", K_ENUM, print_stack, "message",
 	  "The mode of Python stack printing on error is \"%s\".", NULL, NULL,
 	  "Python stack printing on error (spyglass runs no Python)", NULL },
+	{ "history expansion", K_BOOL, NULL, "off", NULL,
+	  "History expansion on command input is on.", "History expansion on command input is off.",
+	  "History expansion of ! in command lines (no effect in spyglass)", NULL },
+	{ "history filename", K_STRING, NULL, "", "The filename in which to record the command history is \"%s\".",
+	  NULL, NULL, "The history file (default $SPYGLASS_HISTORY, else ~/.spyglass_history)",
+	  apply_history_filename },
+	{ "history save", K_BOOL, NULL, "on", NULL, "Saving of the history record on exit is on.",
+	  "Saving of the history record on exit is off.",
+	  "Whether the prompt's history is saved at the exit", NULL },
+	{ "history size", K_STRING, NULL, "2000", "The size of the command history is %s.", NULL, NULL,
+	  "The number of lines of history kept (unlimited, or -1, for no limit)",
+	  apply_history_size },
 	{ "logging debugredirect", K_BOOL, NULL, "off", NULL,
 	  "on: Debug output will go only to the log file.",
 	  "off: Debug output will go to both the screen and the log file.",
@@ -135,6 +151,17 @@ static void init_values(void)
 			values[i].choice = !strcmp(c->def, "on");
 		else if (c->def)
 			values[i].choice = choice_index(c->choices, c->def);
+	}
+	/* The history file the prompt has always used.  */
+	const char *hist = getenv("SPYGLASS_HISTORY"), *home = getenv("HOME");
+	char *path = NULL;
+	if (hist && *hist)
+		path = strdup(hist);
+	else if (home && asprintf(&path, "%s/.spyglass_history", home) < 0)
+		path = NULL;
+	if (path) {
+		free(values[index_of("history filename")].str);
+		values[index_of("history filename")].str = path;
 	}
 	/* debuginfod is on when DEBUGINFOD_URLS names a server, as for
 	   the lookups in lib/debuginfo.c.  */
@@ -345,6 +372,11 @@ struct sg_error *compat_set(struct shell *sh, const char *args, bool *handled)
 		if (!*v && !strcmp(c->name, "logging file")) {
 			err = sg_error_create(SG_ERROR_USAGE,
 					      "Argument required (filename to set it to.).");
+		} else if (!*v && !strcmp(c->name, "history size")) {
+			err = sg_error_create(SG_ERROR_USAGE,
+					      "Argument required (integer to set it to, or \"unlimited\").");
+		} else if (!*v && !strcmp(c->name, "history filename")) {
+			/* gdb takes an empty name: no history file.  */
 		} else if (!*v) {
 			/* gdb puts the default back.  */
 			free(v);
@@ -437,6 +469,73 @@ static struct sg_error *apply_debuginfod(struct shell *sh, size_t i)
 		setenv("DEBUGINFOD_URLS", saved, 1);
 	}
 	return NULL;
+}
+
+/* gdb's history filename: ~ expanded, a relative name made absolute
+   against the working directory, as gdb does.  */
+static struct sg_error *apply_history_filename(struct shell *sh, size_t i)
+{
+	(void)sh;
+	char *v = values[i].str, *path = NULL;
+	if (!*v)
+		return NULL;
+	const char *home = getenv("HOME");
+	if (v[0] == '~' && (!v[1] || v[1] == '/') && home) {
+		if (asprintf(&path, "%s%s", home, v + 1) < 0)
+			return &sg_enomem;
+	} else if (v[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return sg_error_os(errno, "cannot find the working directory");
+		int r = asprintf(&path, "%s/%s", cwd, v);
+		free(cwd);
+		if (r < 0)
+			return &sg_enomem;
+	} else {
+		return NULL;
+	}
+	free(values[i].str);
+	values[i].str = path;
+	return NULL;
+}
+
+/* A size: a number, or "unlimited" (and gdb's -1 for it).  */
+static struct sg_error *apply_history_size(struct shell *sh, size_t i)
+{
+	(void)sh;
+	char *v = values[i].str, *end;
+	if (!strcmp(v, "unlimited"))
+		return NULL;
+	errno = 0;
+	long n = strtol(v, &end, 10);
+	if (*end || end == v || errno || n < -1 || n > INT32_MAX)
+		return sg_error_format(SG_ERROR_USAGE, "integer %s out of range", v);
+	if (n == -1) {
+		free(values[i].str);
+		values[i].str = strdup("unlimited");
+		if (!values[i].str)
+			return &sg_enomem;
+	}
+	return NULL;
+}
+
+const char *compat_history_file(void)
+{
+	init_values();
+	return values[index_of("history filename")].str;
+}
+
+bool compat_history_save(void)
+{
+	init_values();
+	return value_on("history save");
+}
+
+long compat_history_size(void)
+{
+	init_values();
+	const char *v = values[index_of("history size")].str;
+	return strcmp(v, "unlimited") ? strtol(v, NULL, 10) : -1;
 }
 
 /* ---- show ---- */

@@ -29,6 +29,12 @@ bool compat_show_single(const char *args);
    registry), for apropos: FN(name, doc, ARG).  */
 void compat_settings_foreach(void (*fn)(const char *name, const char *doc, void *arg), void *arg);
 
+/* The history settings, for the prompt: the file ("" for none), whether
+   to save it at the exit, how many lines to keep (-1: no limit).  */
+const char *compat_history_file(void);
+bool compat_history_save(void);
+long compat_history_size(void);
+
 /* Complete a setting's name after "set" or "show": a sg_complete_fn.  */
 void compat_complete_setting(struct sg_session *s, const char *args, size_t ws, const char *word,
 			     struct sg_completions *c, void *arg);

@@ -12,8 +12,6 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#define HISTORY_MAX 2000
-
 static struct shell *repl_shell;
 static sigjmp_buf prompt_jmp;
 static volatile sig_atomic_t at_prompt;
@@ -71,16 +69,12 @@ static char **complete(const char *text, int start, int end)
 	return rl_completion_matches(text, generator);
 }
 
+/* The history file: "set history filename", whose default is
+   $SPYGLASS_HISTORY, else ~/.spyglass_history; NULL for none.  */
 static char *history_path(void)
 {
-	const char *env = getenv("SPYGLASS_HISTORY");
-	if (env && *env)
-		return strdup(env);
-	const char *home = getenv("HOME");
-	char *path;
-	if (!home || asprintf(&path, "%s/.spyglass_history", home) < 0)
-		return NULL;
-	return path;
+	const char *f = compat_history_file();
+	return f && *f ? strdup(f) : NULL;
 }
 
 /* Called ten times a second while readline waits for a key.  */
@@ -100,7 +94,9 @@ void shell_repl(struct shell *sh)
 	rl_event_hook = idle_hook;
 	char *hist = history_path();
 	using_history();
-	stifle_history(HISTORY_MAX);
+	long size = compat_history_size();
+	if (size >= 0)
+		stifle_history(size < INT32_MAX ? (int)size : INT32_MAX);
 	if (hist)
 		read_history(hist);
 
@@ -151,10 +147,16 @@ void shell_repl(struct shell *sh)
 		free(line);
 	}
 	free(repeat);
-	if (hist) {
+	/* "set history" at the prompt counts too.  */
+	free(hist);
+	hist = history_path();
+	if (hist && compat_history_save()) {
+		long keep = compat_history_size();
+		if (keep >= 0)
+			stifle_history(keep < INT32_MAX ? (int)keep : INT32_MAX);
 		write_history(hist);
-		free(hist);
 	}
+	free(hist);
 	for (size_t i = 0; i < current.n; i++)
 		free(current.v[i]);
 	free(current.v);

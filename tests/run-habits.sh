@@ -81,6 +81,16 @@ abbrev=(-ex 'set pag off' -ex 'set logg ov on' -ex 'set print symbol-l brief' -e
 	-ex 'show auto-load safe-path' -ex 'set auto-load safe-path' -ex 'show auto-load safe-path')
 sg_vs_gdb_nt "abbreviated words, other values, and safe-path back to its default" "${abbrev[@]}"
 
+# History: gdb's settings set the prompt's history file, its size and
+# whether it is saved.
+hist=(-ex 'set history save off' -ex 'set history size 100' -ex 'set history filename ~/.gh'
+	-ex 'show history save' -ex 'show history size' -ex 'show history filename'
+	-ex 'set history size unlimited' -ex 'show history size' -ex 'set history size -1'
+	-ex 'show history size' -ex 'set history size 0' -ex 'show history size'
+	-ex 'set history filename rel.txt' -ex 'show history filename'
+	-ex 'set history expansion on' -ex 'show history expansion')
+HOME=$testdir sg_vs_gdb_nt "set history save, size, filename (~ and relative names), expansion" "${hist[@]}"
+
 # The same file as ~/.spyglassrc (the tests' HOME is the build's; this
 # one is the test's own).
 rchome=$testdir/rchome
@@ -112,7 +122,7 @@ is "$(jq -r '[.settings[].name, .more_settings[].name] | map(select(. == "pagina
 	"pagination,print symbol-loading,logging file" "--json: show lists the registry's settings, then gdb's others"
 
 # ---- 2. Errors: one line, as gdb words it, and a failing status ----
-for cmd in 'set logging file' 'set verbose foo' 'set python print-stack foo' \
+for cmd in 'set logging file' 'set history size' 'set verbose foo' 'set python print-stack foo' \
 	'set print symbol-loading' 'set debuginfod enabled' 'set logging enabled maybe' \
 	'pwd x' 'apropos' 'cd /nonexistent-habits'; do
 	sg -ex "$cmd"
@@ -270,7 +280,8 @@ else
 		gdb_x3=$(grep '^0x' <<<"$GDB_OUT" | norm)
 	fi
 	tm new-session -d -s c -x 200 -y 50 \
-		"$(printf 'HOME=%q LD_LIBRARY_PATH=%q %q -nx -p %q' "$testdir" "$LD_LIBRARY_PATH" "$SG_BIN" "$pid")"
+		"$(printf 'HOME=%q LD_LIBRARY_PATH=%q %q -nx -p %q -ex %q' "$testdir" "$LD_LIBRARY_PATH" "$SG_BIN" "$pid" \
+			"set history filename $testdir/habits.hist")"
 	tm_sock=$(tm display -p '#{socket_path}')
 	wait_for 10 eval '[ "$(pane | tail -n 1)" = "(spyglass)" ]'
 	ok $? "the prompt comes up"
@@ -354,6 +365,9 @@ else
 	tm send-keys -t c Enter
 	wait_for 10 eval '[ "$(tracer_of "$pid")" = 0 ]'
 	check_running "$pid" "the process runs after the prompt's session"
+	wait_for 10 test -s "$testdir/habits.hist"
+	like "$(cat "$testdir/habits.hist" 2>/dev/null)" '^bt 2$' "the history went to set history filename's file"
+	ok $([ -e "$testdir/.spyglass_history" ] && echo 1 || echo 0) "  not to ~/.spyglass_history"
 fi
 stop_fixture "$pid"
 
