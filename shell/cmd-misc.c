@@ -56,17 +56,17 @@ static struct sg_error *cmd_show(struct sg_session *s, const char *args, struct 
 			compat_show(sh, args, out, "more_settings", false);
 		return err;
 	}
-	if (compat_show_single(args)) {
-		compat_show(sh, args, out, "settings", false);
-		return NULL;
-	}
+	/* The registry first: a setting a plugin or another command
+	   registers wins over compat-settings.c's of the same name, as in
+	   cmd_set.  */
 	struct sg_error *err = sg_setting_show(s, args, out);
 	if (!err) {
 		/* "show print" lists "print symbol-loading" too.  */
 		compat_show(sh, args, out, "more_settings", false);
 		return NULL;
 	}
-	/* "show logging": gdb names each of a group's settings.  */
+	/* "show logging file"; "show logging", where gdb names each of
+	   the group's settings.  */
 	if (sg_error_code(err) == SG_ERROR_LOOKUP && compat_show(sh, args, out, "settings", true)) {
 		sg_error_destroy(err);
 		return NULL;

@@ -580,7 +580,8 @@ static void show_one(size_t i, struct sg_out *out, bool with_name)
 	free(text);
 }
 
-bool compat_show_single(const char *args)
+/* Whether ARGS name exactly one of the settings kept here.  */
+static bool show_single(const char *args)
 {
 	init_values();
 	const char *w[MAX_WORDS];
@@ -604,7 +605,7 @@ size_t compat_show(struct shell *sh, const char *args, struct sg_out *out, const
 	const char *rest;
 	size_t n = split(args, w, len, &rest);
 	size_t shown = 0;
-	if (n && compat_show_single(args)) {
+	if (n && show_single(args)) {
 		const char *value;
 		sg_out_array_begin(out, key);
 		show_one(find(args, &value), out, false);

@@ -21,9 +21,6 @@ struct sg_error *compat_set(struct shell *sh, const char *args, bool *handled);
    does.  */
 size_t compat_show(struct shell *sh, const char *args, struct sg_out *out, const char *key,
 		   bool with_name);
-/* Whether ARGS name exactly one of those settings (a unique prefix of
-   each word).  */
-bool compat_show_single(const char *args);
 
 /* The name and doc of each setting kept here (not those in the
    registry), for apropos: FN(name, doc, ARG).  */
