@@ -2,6 +2,7 @@
    prefix commands that group the others.  */
 #include <config.h>
 #include "shell.h"
+#include "compat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,13 +33,45 @@ static struct sg_error *cmd_set(struct sg_session *s, const char *args, struct s
 {
 	/* The shell applies output-format after this command ends, so the
 	   command's own result keeps the format it started in.  */
-	return sg_setting_set(s, args);
+	struct sg_error *err = sg_setting_set(s, args);
+	if (!err || sg_error_code(err) != SG_ERROR_LOOKUP)
+		return err;
+	/* A name the registry does not know may be one of gdb's settings
+	   that compat-settings.c keeps (set logging file F).  */
+	bool handled;
+	struct sg_error *cerr = compat_set(arg, args, &handled);
+	if (!handled)
+		return err;
+	sg_error_destroy(err);
+	return cerr;
 }
 
 static struct sg_error *cmd_show(struct sg_session *s, const char *args, struct sg_out *out,
 				 void *arg)
 {
-	return sg_setting_show(s, args, out);
+	struct shell *sh = arg;
+	if (!*args) {
+		struct sg_error *err = sg_setting_show(s, args, out);
+		if (!err)
+			compat_show(sh, args, out, "more_settings", false);
+		return err;
+	}
+	/* The registry first: a setting a plugin or another command
+	   registers wins over compat-settings.c's of the same name, as in
+	   cmd_set.  */
+	struct sg_error *err = sg_setting_show(s, args, out);
+	if (!err) {
+		/* "show print" lists "print symbol-loading" too.  */
+		compat_show(sh, args, out, "more_settings", false);
+		return NULL;
+	}
+	/* "show logging file"; "show logging", where gdb names each of
+	   the group's settings.  */
+	if (sg_error_code(err) == SG_ERROR_LOOKUP && compat_show(sh, args, out, "settings", true)) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	return err;
 }
 
 /* gdb's echo: C escapes, no newline unless asked for.  */
@@ -181,27 +214,49 @@ static struct sg_error *cmd_shell(struct sg_session *s, const char *args, struct
 
 static const struct sg_command misc_cmds[] = {
 	{ .name = "help", .aliases = "h", .synopsis = "help [COMMAND]",
-	  .summary = "Describe commands", .handler = cmd_help, .complete = complete_command_name,
+	  .summary = "Describe commands",
+	  .details = "Without COMMAND, lists every command with its summary.  With one, its\n"
+		     "summary, usage and help, and the subcommands of a prefix such as\n"
+		     "\"info\".  \"apropos WORD\" searches the help of every command.",
+	  .handler = cmd_help, .complete = complete_command_name,
 	  .flags = SG_CMD_NO_STACKS },
 	{ .name = "info", .aliases = "i", .synopsis = "info SUBCOMMAND",
-	  .summary = "Show things about the target and spyglass" },
+	  .summary = "Show things about the target and spyglass",
+	  .details = "A prefix: \"help info\" lists its subcommands." },
 	{ .name = "info registries", .synopsis = "info registries",
 	  .summary = "List the unwinders, typed readers and stack providers",
+	  .details = "Each handler that the core and the plugins registered: its kind, name,\n"
+		     "priority and the type pattern it serves (doc/plugins.md).",
 	  .handler = cmd_info_registries },
 	{ .name = "set", .synopsis = "set SETTING VALUE", .summary = "Change a setting",
-	  .details = "Settings: print elements N|unlimited, output-format text|json,\n"
-		     "backtrace limit N|unlimited, backtrace past-main on|off, confirm on|off.\n"
-		     "\"show\" lists them.",
-	  .handler = cmd_set, .flags = SG_CMD_NO_STACKS },
+	  .details = "Settings: print elements N|unlimited, print pretty on|off,\n"
+		     "output-format text|json, backtrace limit N|unlimited,\n"
+		     "backtrace past-main on|off, confirm on|off, snapshot on|off,\n"
+		     "logging enabled|file|overwrite|redirect (a copy of the output in a file),\n"
+		     "debuginfod enabled on|off|ask (off: never ask DEBUGINFOD_URLS's servers),\n"
+		     "history filename|save|size (the prompt's history);\n"
+		     "and, accepted for gdb's scripts but with no effect here: pagination,\n"
+		     "height, width, verbose, print object, print static-members,\n"
+		     "print symbol-loading, style enabled, auto-load safe-path,\n"
+		     "breakpoint pending, disassemble-next-line, python print-stack,\n"
+		     "history expansion.\n"
+		     "Words may be abbreviated.  \"show\" lists them.",
+	  .handler = cmd_set, .complete = compat_complete_setting, .flags = SG_CMD_NO_STACKS },
 	{ .name = "show", .synopsis = "show [SETTING]", .summary = "Show settings",
-	  .handler = cmd_show, .flags = SG_CMD_NO_STACKS },
+	  .details = "Without SETTING, every setting; with the first words of several\n"
+		     "(\"show print\", \"show logging\"), each of them.  Each line is\n"
+		     "gdb's: \"State of pagination is off.\"",
+	  .handler = cmd_show, .complete = compat_complete_setting, .flags = SG_CMD_NO_STACKS },
 	{ .name = "echo", .synopsis = "echo TEXT", .summary = "Print text (with C escapes such as \\n)",
+	  .details = "No newline is added: end TEXT with \\n for one.  \\t, \\a, \\\\ and \\\"\n"
+		     "are the other escapes.",
 	  .handler = cmd_echo, .flags = SG_CMD_NO_STACKS },
 	{ .name = "source", .synopsis = "source FILE", .summary = "Run the commands in a file",
 	  .details = "The file stops at its first error, reported as FILE:LINE: message.\n"
 		     "Lines starting with # are comments; empty lines do nothing.",
 	  .handler = cmd_source },
-	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins" },
+	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins",
+	  .details = "A prefix: \"help plugin\" lists its subcommands (doc/plugins.md)." },
 	{ .name = "plugin load", .synopsis = "plugin load PATH|NAME",
 	  .summary = "Load a plugin",
 	  .details = "A NAME without '/' is looked for in the plugin folder and in\n"
@@ -209,10 +264,14 @@ static const struct sg_command misc_cmds[] = {
 		     "its code runs.",
 	  .handler = cmd_plugin_load },
 	{ .name = "plugin list", .synopsis = "plugin list", .summary = "List the loaded plugins",
+	  .details = "Each plugin's name, version, file and what it registered.",
 	  .handler = cmd_plugin_list },
 	{ .name = "quit", .aliases = "q exit", .synopsis = "quit [STATUS]",
-	  .summary = "Detach and exit", .handler = cmd_quit },
+	  .summary = "Detach and exit",
+	  .details = "The target runs on.  STATUS is the exit status (0 by default).",
+	  .handler = cmd_quit },
 	{ .name = "shell", .synopsis = "shell COMMAND", .summary = "Run a shell command",
+	  .details = "COMMAND runs with /bin/sh; a non-zero exit status is an error.",
 	  .handler = cmd_shell },
 };
 

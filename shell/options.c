@@ -33,6 +33,8 @@ static void usage(FILE *f)
 "  --help                 print this help and exit\n"
 "\n"
 "  spyglass -p PID -- CMD ARGS...   runs one command in batch mode.\n"
+"  spyglass EXECUTABLE CORE|PID     as gdb: a core if a file of that name\n"
+"                                   exists, else a process if a number.\n"
 "\n"
 "Plugins load from %s, then from the folders in\n"
 "SPYGLASS_PLUGIN_PATH (colon separated).  A plugin or ~/.spyglassrc that\n"

@@ -1,7 +1,9 @@
 /* The interactive prompt: readline, history in ~/.spyglass_history (or
-   $SPYGLASS_HISTORY), and completion from the command table.  */
+   $SPYGLASS_HISTORY), completion from the command table, and gdb's
+   repeat of the last command on an empty line.  */
 #include <config.h>
 #include "shell.h"
+#include "compat.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -9,8 +11,6 @@
 #include <string.h>
 #include <readline/history.h>
 #include <readline/readline.h>
-
-#define HISTORY_MAX 2000
 
 static struct shell *repl_shell;
 static sigjmp_buf prompt_jmp;
@@ -69,16 +69,12 @@ static char **complete(const char *text, int start, int end)
 	return rl_completion_matches(text, generator);
 }
 
+/* The history file: "set history filename", whose default is
+   $SPYGLASS_HISTORY, else ~/.spyglass_history; NULL for none.  */
 static char *history_path(void)
 {
-	const char *env = getenv("SPYGLASS_HISTORY");
-	if (env && *env)
-		return strdup(env);
-	const char *home = getenv("HOME");
-	char *path;
-	if (!home || asprintf(&path, "%s/.spyglass_history", home) < 0)
-		return NULL;
-	return path;
+	const char *f = compat_history_file();
+	return f && *f ? strdup(f) : NULL;
 }
 
 /* Called ten times a second while readline waits for a key.  */
@@ -98,7 +94,9 @@ void shell_repl(struct shell *sh)
 	rl_event_hook = idle_hook;
 	char *hist = history_path();
 	using_history();
-	stifle_history(HISTORY_MAX);
+	long size = compat_history_size();
+	if (size >= 0)
+		stifle_history(size < INT32_MAX ? (int)size : INT32_MAX);
 	if (hist)
 		read_history(hist);
 
@@ -108,33 +106,57 @@ void shell_repl(struct shell *sh)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old);
 
+	/* What an empty line runs again: the last command, as gdb does,
+	   unless it is one gdb does not repeat (compat_repeat_line).  Only
+	   here: an empty line in a file or a pipe does nothing.  */
+	char *repeat = NULL;
 	while (!sh->quit) {
 		if (sigsetjmp(prompt_jmp, 1)) {
 			rl_free_line_state();
 			rl_cleanup_after_signal();
 			rl_reset_after_signal();
 			fputs("\nQuit\n", stdout);
+			/* gdb forgets the command to repeat at a Ctrl-C too.  */
+			free(repeat);
+			repeat = NULL;
 		}
+		/* While logging, the prompt and what is typed go to the
+		   terminal only.  */
+		compat_logging_sync();
+		rl_outstream = compat_logging_terminal();
 		at_prompt = 1;
 		char *line = readline("(spyglass) ");
 		at_prompt = 0;
 		if (!line) {
-			fputs("quit\n", stdout);
+			fputs("quit\n", rl_outstream);
 			break;
 		}
 		const char *p = line + strspn(line, " \t");
-		if (*p) {
-			HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
-			if (!last || strcmp(last->line, line))
-				add_history(line);
+		if (!*p) {
+			if (repeat)
+				shell_run_line(sh, repeat, NULL);
+			free(line);
+			continue;
 		}
+		HIST_ENTRY *last = history_length ? history_get(history_base + history_length - 1) : NULL;
+		if (!last || strcmp(last->line, line))
+			add_history(line);
 		shell_run_line(sh, line, NULL);
+		free(repeat);
+		repeat = *p == '#' ? NULL : compat_repeat_line(sh, line);
 		free(line);
 	}
-	if (hist) {
+	free(repeat);
+	/* "set history" at the prompt counts too.  */
+	free(hist);
+	hist = history_path();
+	if (hist && compat_history_save()) {
+		long keep = compat_history_size();
+		if (keep >= 0)
+			stifle_history(keep < INT32_MAX ? (int)keep : INT32_MAX);
 		write_history(hist);
-		free(hist);
 	}
+	free(hist);
 	for (size_t i = 0; i < current.n; i++)
 		free(current.v[i]);
 	free(current.v);
