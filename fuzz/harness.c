@@ -64,10 +64,11 @@ static void die(const char *what, struct sg_error *err)
 
 static void new_shell(struct shell *sh)
 {
-	/* What reaches outside the process, and detach, which would leave the
-	   harness without its target.  */
+	/* What reaches outside the process (cd moves the fuzzer's own
+	   working folder), and detach, which would leave the harness
+	   without its target.  */
 	static const char *const outside[] = { "shell", "source", "plugin load", "attach",
-					       "detach" };
+					       "detach", "cd" };
 	static const struct sg_plugin_info *const plugins[] = {
 		&sg_fuzz_plugin_cfi, &sg_fuzz_plugin_fp,
 		&sg_fuzz_plugin_libstdcxx, &sg_fuzz_plugin_libcxx,
