@@ -333,6 +333,8 @@ static const struct sg_command data_cmds[] = {
 	  .handler = cmd_print, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
+	  .details = "As print, but the value is not numbered in the history and no\n"
+		     "newline follows it (gdb's output, for scripts).",
 	  .handler = cmd_output, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "ptype", .synopsis = "ptype[/or] EXPR|TYPE",
 	  .summary = "Print a type, spelled out (/o: with offsets and sizes; /r: raw)",
@@ -341,6 +343,8 @@ static const struct sg_command data_cmds[] = {
 		     "/r names them as DWARF does.",
 	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "whatis", .synopsis = "whatis[/r] EXPR|TYPE", .summary = "Print the type of an expression",
+	  .details = "The type as declared, one typedef level for a type name, as gdb;\n"
+		     "/r names types as DWARF does, without the plugins' type printers.",
 	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "printf", .synopsis = "printf \"FORMAT\", ARG...",
 	  .summary = "Print values under C's printf format, as gdb's printf",
@@ -351,6 +355,8 @@ static const struct sg_command data_cmds[] = {
 	  .handler = shell_cmd_printf, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "show convenience", .synopsis = "show convenience",
 	  .summary = "List the convenience variables that were set, newest first",
+	  .details = "Variables are set with \"print $NAME = EXPR\" (or made void by their\n"
+		     "first use); they belong to the target, as the value history.",
 	  .handler = cmd_show_convenience, .flags = SG_CMD_NEEDS_TARGET },
 };
 
