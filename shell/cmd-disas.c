@@ -1,9 +1,304 @@
-/* Machine code: disassemble.  */
+/* Machine code: disassemble, and set/show disassembly-flavor.  The
+   instructions come from libopcodes (disas-insn.c); the layout of the dump
+   is gdb's.  */
 #include <config.h>
-#include "shell.h"
+#include "disas-insn.h"
+
+#include <ctype.h>
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A dump stops here: a typo in a range must not print gigabytes.  */
+#define DISAS_MAX_BYTES (16u << 20)
+
+struct disas_opts {
+	bool raw;	/* /r or /b: the bytes */
+};
+
+/* The modifiers after "disassemble": /r, /b (the same on x86, whose
+   instructions are bytes), several letters or several groups.  /m and /s
+   (source lines) are not done.  */
+static struct sg_error *parse_modifiers(const char **argsp, struct disas_opts *o)
+{
+	const char *a = *argsp;
+	for (;;) {
+		while (isspace((unsigned char)*a))
+			a++;
+		if (*a != '/')
+			break;
+		a++;
+		if (!*a || isspace((unsigned char)*a))
+			return sg_error_create(SG_ERROR_USAGE, "Missing modifier.");
+		for (; *a && !isspace((unsigned char)*a); a++) {
+			switch (*a) {
+			case 'r':
+			case 'b':
+				o->raw = true;
+				break;
+			case 'm':
+			case 's':
+				return sg_error_format(SG_ERROR_USAGE,
+						       "disassemble /%c (source lines) is not supported yet",
+						       *a);
+			default:
+				return sg_error_create(SG_ERROR_USAGE, "Invalid disassembly modifier.");
+			}
+		}
+	}
+	*argsp = a;
+	return NULL;
+}
+
+/* The selected frame's pc, for the "=> " mark; false without one.  */
+static bool frame_pc(struct shell *sh, uint64_t *pc)
+{
+	struct sg_error *err = shell_eval_address(sh, "$pc", pc);
+	sg_error_destroy(err);
+	return !err;
+}
+
+/* The function around ADDR: its start, end and name (gdb's: the DWARF
+   function's, as in frame lines; new string).  */
+static struct sg_error *function_at(struct sg_target *t, uint64_t addr, uint64_t *start,
+				    uint64_t *end, char **name)
+{
+	struct sg_symbol sym;
+	struct sg_error *err = sg_symbolize(t, addr, &sym);
+	if (err || sym.kind != STT_FUNC || !sym.size || sym.offset >= sym.size) {
+		sg_error_destroy(err);
+		return sg_error_create(SG_ERROR_LOOKUP, "No function contains specified address.");
+	}
+	*start = sym.address;
+	*end = sym.address + sym.size;
+	/* " <name>" as print names code: the DWARF name where there is one
+	   (__libc_pause rather than its alias pause).  */
+	char label[1024];
+	shell_symbol_suffix(t, sym.address, label, sizeof(label));
+	size_t len = strlen(label);
+	if (len > 3 && label[1] == '<' && label[len - 1] == '>') {
+		char *plus = strrchr(label, '+');
+		*name = strndup(label + 2, (plus ? (size_t)(plus - label) : len - 1) - 2);
+	} else {
+		size_t n = strcspn(sym.raw_name, "@");
+		*name = strndup(sym.raw_name, n);
+	}
+	return *name ? NULL : &sg_enomem;
+}
+
+/* Print the instructions in [START, END).  FUNCTION: each labelled
+   "<+off>" from START (a function's dump); else "<sym+off>" as the
+   symbol table names it (a range's).  */
+static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t start, uint64_t end,
+			     bool function, const struct disas_opts *o, struct sg_out *out)
+{
+	uint64_t pc = 0;
+	bool have_pc = frame_pc(sh, &pc);
+	struct sg_error *err = NULL;
+	sg_out_array_begin(out, "instructions");
+	for (uint64_t a = start; a < end;) {
+		struct disas_insn insn;
+		err = disas_decode(t, a, &insn);
+		if (err) {
+			free(insn.text.s);
+			break;
+		}
+		char label[1024];
+		label[0] = '\0';
+		if (function) {
+			snprintf(label, sizeof(label), " <+%" PRIu64 ">", a - start);
+		} else {
+			disas_symbol_suffix(t, a, label, sizeof(label));
+			/* A range's lines say "+0" at a symbol's start.  */
+			size_t len = strlen(label);
+			if (len > 2 && !strchr(label, '+') && len + 2 < sizeof(label))
+				strcpy(label + len - 1, "+0>");
+		}
+		bool current = have_pc && pc == a;
+		struct sg_buf_lite bytes = { 0 };
+		disas_put_bytes(&insn, &bytes);
+		sg_out_printf(out, "%s0x%016" PRIx64 "%s:\t%s%s%s\n", current ? "=> " : "   ", a, label,
+			      o->raw ? bytes.s : "", o->raw ? "\t" : "", insn.text.s);
+		sg_out_object_begin(out, NULL);
+		sg_out_hex(out, "address", a);
+		if (function)
+			sg_out_uint(out, "offset", a - start);
+		bytes.len = 0;
+		for (int i = 0; i < insn.length; i++) {
+			char h[4];
+			snprintf(h, sizeof(h), i ? " %02x" : "%02x", insn.bytes[i]);
+			lite_puts(&bytes, h);
+		}
+		sg_out_string(out, "bytes", bytes.s ? bytes.s : "");
+		sg_out_string(out, "text", insn.text.s);
+		sg_out_bool(out, "current", current);
+		sg_out_object_end(out);
+		free(bytes.s);
+		free(insn.text.s);
+		a += (uint64_t)insn.length;
+	}
+	sg_out_array_end(out);
+	if (!err)
+		sg_out_printf(out, "End of assembler dump.\n");
+	return err;
+}
+
+/* Split ARGS at its first comma outside parentheses: "START,END".  */
+static const char *top_level_comma(const char *args)
+{
+	int depth = 0;
+	for (const char *p = args; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == ']') && depth > 0)
+			depth--;
+		else if (*p == ',' && depth == 0)
+			return p;
+	}
+	return NULL;
+}
+
+static struct sg_error *eval_part(struct shell *sh, const char *text, size_t len, uint64_t *ret)
+{
+	while (len && isspace((unsigned char)*text)) {
+		text++;
+		len--;
+	}
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	if (!len)
+		return sg_error_create(SG_ERROR_USAGE, "Missing argument: \"disassemble START,END\".");
+	char *s = strndup(text, len);
+	if (!s)
+		return &sg_enomem;
+	struct sg_error *err = shell_eval_address(sh, s, ret);
+	free(s);
+	return err;
+}
+
+static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
+					struct sg_out *out, void *arg)
+{
+	struct shell *sh = arg;
+	struct disas_opts o = { 0 };
+	struct sg_error *err = parse_modifiers(&args, &o);
+	if (err)
+		return err;
+	struct sg_target *t = sg_session_target(s);
+	const char *comma = top_level_comma(args);
+	if (comma) {
+		uint64_t start, end;
+		if ((err = eval_part(sh, args, (size_t)(comma - args), &start)))
+			return err;
+		const char *rest = comma + 1;
+		while (isspace((unsigned char)*rest))
+			rest++;
+		bool length = *rest == '+';
+		if ((err = eval_part(sh, rest + length, strlen(rest + length), &end)))
+			return err;
+		if (length)
+			end = start + end < start ? UINT64_MAX : start + end;
+		if (end > start && end - start > DISAS_MAX_BYTES)
+			return sg_error_format(SG_ERROR_USAGE,
+					       "range of %" PRIu64 " bytes: disassemble takes %u at most",
+					       end - start, DISAS_MAX_BYTES);
+		sg_out_hex(out, "start", start);
+		sg_out_hex(out, "end", end);
+		sg_out_printf(out, "Dump of assembler code from 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
+			      start, end);
+		return dump(sh, t, start, end, false, &o, out);
+	}
+	uint64_t addr;
+	if (*args) {
+		if ((err = shell_eval_address(sh, args, &addr)))
+			return err;
+	} else if (!frame_pc(sh, &addr)) {
+		return sg_error_create(SG_ERROR_TARGET, "No frame selected.");
+	}
+	uint64_t start, end;
+	char *name;
+	if ((err = function_at(t, addr, &start, &end, &name)))
+		return err;
+	sg_out_string(out, "function", name);
+	sg_out_hex(out, "start", start);
+	sg_out_hex(out, "end", end);
+	sg_out_printf(out, "Dump of assembler code for function %s:\n", name);
+	free(name);
+	return dump(sh, t, start, end, true, &o, out);
+}
+
+/* ---- set/show disassembly-flavor ---- */
+
+static const char *const flavors[] = { [DISAS_ATT] = "att", [DISAS_INTEL] = "intel" };
+
+static struct sg_error *cmd_set_flavor(struct sg_session *s, const char *args, struct sg_out *out,
+				       void *arg)
+{
+	(void)s;
+	(void)out;
+	(void)arg;
+	while (isspace((unsigned char)*args))
+		args++;
+	size_t len = strlen(args);
+	while (len && isspace((unsigned char)args[len - 1]))
+		len--;
+	if (!len)
+		return sg_error_create(SG_ERROR_USAGE,
+				       "Requires an argument. Valid arguments are att, intel.");
+	/* gdb takes a unique prefix.  */
+	int found = -1, matches = 0;
+	for (int i = 0; i < 2; i++) {
+		if (!strncmp(flavors[i], args, len)) {
+			if (strlen(flavors[i]) == len) {
+				found = i;
+				matches = 1;
+				break;
+			}
+			found = i;
+			matches++;
+		}
+	}
+	if (matches != 1)
+		return sg_error_format(SG_ERROR_USAGE, "%s item: \"%.*s\".",
+				       matches ? "Ambiguous" : "Undefined", (int)len, args);
+	disas_flavor = (enum disas_flavor)found;
+	return NULL;
+}
+
+static struct sg_error *cmd_show_flavor(struct sg_session *s, const char *args,
+					struct sg_out *out, void *arg)
+{
+	(void)s;
+	(void)args;
+	(void)arg;
+	sg_out_string(out, "disassembly-flavor", flavors[disas_flavor]);
+	sg_out_printf(out, "The disassembly flavor is \"%s\".\n", flavors[disas_flavor]);
+	return NULL;
+}
+
+static const struct sg_command disas_cmds[] = {
+	{ .name = "disassemble", .synopsis = "disassemble[/r] [FUNCTION | ADDR | START,END | START,+LENGTH]",
+	  .summary = "Disassemble a function or a range of memory",
+	  .details = "Without an argument, the function around the selected frame's pc; with one,\n"
+		     "the function containing that address (a name, an expression).  START,END\n"
+		     "and START,+LENGTH disassemble that range instead, END excluded.  The\n"
+		     "instruction at the selected frame's pc is marked \"=> \".\n"
+		     "/r (or /b) shows each instruction's bytes.  Calls and jumps name their\n"
+		     "target as gdb does: \"call   0x401126 <foo>\", and RIP-relative operands\n"
+		     "get a \"# 0x404028 <global>\" comment.  The syntax follows\n"
+		     "\"set disassembly-flavor\".  With --json: the instructions as objects\n"
+		     "{address, offset, bytes, text, current}.",
+	  .handler = cmd_disassemble, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "set disassembly-flavor", .synopsis = "set disassembly-flavor att|intel",
+	  .summary = "Set the assembly syntax of disassemble and x/i",
+	  .details = "att (the default, as in gdb): \"mov    %rsp,%rbp\"; intel: \"mov    rbp,rsp\".",
+	  .handler = cmd_set_flavor },
+	{ .name = "show disassembly-flavor", .synopsis = "show disassembly-flavor",
+	  .summary = "Show the assembly syntax of disassemble and x/i", .handler = cmd_show_flavor },
+};
 
 struct sg_error *shell_register_disas_commands(struct shell *sh)
 {
-	(void)sh;
-	return NULL;
+	return shell_register_table(sh, disas_cmds, sizeof(disas_cmds) / sizeof(disas_cmds[0]));
 }

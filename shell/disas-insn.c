@@ -1,0 +1,387 @@
+/* Instructions decoded by binutils' libopcodes, the disassembler gdb
+   itself uses, so that the text (mnemonics, operand order and spelling,
+   the "# 0x... <sym>" comment of RIP-relative operands) is gdb's.  Only
+   the labels of addresses are ours: libopcodes asks us to print them.  */
+#include <config.h>
+#include "disas-insn.h"
+
+#include <dis-asm.h>
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum disas_flavor disas_flavor = DISAS_ATT;
+
+/* ---- labels ---- */
+
+/* Whether the section of MOD at runtime address ADDR is one of the PLT's
+   (".plt", ".plt.sec", ".plt.got"); its runtime start into *START.  */
+static bool plt_section(Dwfl_Module *mod, uint64_t addr, Elf **elf_ret, GElf_Addr *bias_ret,
+			uint64_t *start)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	size_t shstrndx;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    addr < sh.sh_addr + bias || addr - (sh.sh_addr + bias) >= sh.sh_size)
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strncmp(name, ".plt", 4) != 0 || (name[4] && name[4] != '.'))
+			return false;
+		*elf_ret = elf;
+		*bias_ret = bias;
+		*start = sh.sh_addr + bias;
+		return true;
+	}
+	return false;
+}
+
+/* The name of the symbol whose GOT slot (ELF address GOT) a PLT entry
+   jumps through, from the JUMP_SLOT and GLOB_DAT relocations of ELF.  */
+static const char *got_slot_name(Elf *elf, GElf_Addr got)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		Elf_Scn *symscn = elf_getscn(elf, sh.sh_link);
+		GElf_Shdr symsh;
+		Elf_Data *syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+		if (!data || !syms || !gelf_getshdr(symscn, &symsh))
+			continue;
+		size_t n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela r;
+			if (!gelf_getrela(data, (int)i, &r) || r.r_offset != got)
+				continue;
+			unsigned type = GELF_R_TYPE(r.r_info);
+			GElf_Sym sym;
+			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
+			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+				return NULL;
+			return elf_strptr(elf, symsh.sh_link, sym.st_name);
+		}
+	}
+	return NULL;
+}
+
+/* " <puts@plt+4>" for ADDR in a PLT, as gdb names the entries (the
+   synthetic symbols BFD makes): the entry of 16 bytes around ADDR holds a
+   "jmp *GOT(%rip)", whose GOT slot a relocation names.  */
+static bool plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+{
+	struct sg_module *m = sg_target_module_at(t, addr);
+	Dwfl_Module *mod = m ? sg_module_dwfl(m) : NULL;
+	Elf *elf;
+	GElf_Addr bias;
+	uint64_t start;
+	if (!mod || !plt_section(mod, addr, &elf, &bias, &start))
+		return false;
+	uint64_t entry = start + (addr - start) / 16 * 16;
+	unsigned char code[16];
+	struct sg_error *err = sg_target_read(t, entry, code, sizeof(code));
+	if (err) {
+		sg_error_destroy(err);
+		return false;
+	}
+	for (int i = 0; i + 6 <= 16; i++) {
+		if (code[i] != 0xff || code[i + 1] != 0x25)
+			continue;
+		int32_t disp;
+		memcpy(&disp, code + i + 2, 4);
+		const char *name = got_slot_name(elf, entry + i + 6 + (int64_t)disp - bias);
+		if (!name || !*name)
+			return false;
+		size_t len = strcspn(name, "@");
+		if (addr > entry)
+			snprintf(buf, size, " <%.*s@plt+%" PRIu64 ">", (int)len, name, addr - entry);
+		else
+			snprintf(buf, size, " <%.*s@plt>", (int)len, name);
+		return true;
+	}
+	return false;
+}
+
+/* The index of ELF's allocated section holding ELF address ADDR, or
+   SHN_UNDEF.  */
+static size_t section_index(Elf *elf, GElf_Addr addr)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && addr >= sh.sh_addr &&
+		    addr - sh.sh_addr < sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return SHN_UNDEF;
+}
+
+/* The symbol gdb names ADDR by in disassembly (its "minimal symbol"):
+   of MOD's symbol table (the debug file's when there is one), the
+   defined code or data symbol that starts last at or before ADDR and
+   covers it, a symbol with a size being preferred to one without at the
+   same address, and the smallest name (by strcmp) among aliases, as gdb
+   picks them: __GI___clock_nanosleep, not __clock_nanosleep or
+   clock_nanosleep; __libc_pause, not pause.  Data without a size names nothing (a label such as
+   __do_global_dtors_aux_fini_array_entry).  Its name into *NAME (borrowed
+   from MOD), its start into *START.  */
+static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, uint64_t *start)
+{
+	int n = dwfl_module_getsymtab(mod);
+	bool found = false, found_sized = false;
+	Elf *sec_elf = NULL;	/* the file whose section index is in SEC */
+	size_t sec = SHN_UNDEF;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr value;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *s = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
+		int type = GELF_ST_TYPE(sym.st_info);
+		if (!s || !*s || shndx == SHN_UNDEF || shndx == SHN_ABS || value > addr ||
+		    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
+		     type != STT_GNU_IFUNC))
+			continue;
+		bool sized = sym.st_size != 0;
+		if (sized ? addr - value >= sym.st_size : type != STT_FUNC && type != STT_NOTYPE)
+			continue;
+		if (found && (value < *start ||
+			      (value == *start && (found_sized > sized ||
+						   (found_sized == sized && strcmp(s, *name) >= 0)))))
+			continue;
+		/* A symbol without a size covers what follows it in its own
+		   section only (_fini names nothing in .rodata).  */
+		if (!sized) {
+			if (elf != sec_elf) {
+				sec_elf = elf;
+				sec = section_index(elf, addr - bias);
+			}
+			if (sec != shndx)
+				continue;
+		}
+		*name = s;
+		*start = value;
+		found = true;
+		found_sized = sized;
+	}
+	return found;
+}
+
+/* The module whose file covers ADDR: its mappings, or past them its
+   .bss (libc's __libc_single_threaded), as libdwfl reported it.  */
+struct module_search {
+	uint64_t addr;
+	Dwfl_Module *found;
+};
+
+static int module_covering(struct sg_module *m, void *arg)
+{
+	struct module_search *ms = arg;
+	Dwfl_Module *mod = sg_module_dwfl(m);
+	GElf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	size_t n;
+	if (!elf || elf_getphdrnum(elf, &n) != 0)
+		return SG_CB_OK;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    ms->addr >= ph.p_vaddr + bias && ms->addr - (ph.p_vaddr + bias) < ph.p_memsz) {
+			ms->found = mod;
+			return SG_CB_ABORT;
+		}
+	}
+	return SG_CB_OK;
+}
+
+static Dwfl_Module *module_of(struct sg_target *t, uint64_t addr)
+{
+	struct sg_module *m = sg_target_module_at(t, addr);
+	if (m)
+		return sg_module_dwfl(m);
+	struct module_search ms = { addr, NULL };
+	sg_error_destroy(sg_target_modules(t, module_covering, &ms));
+	return ms.found;
+}
+
+void disas_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!addr || plt_suffix(t, addr, buf, size))
+		return;
+	Dwfl_Module *mod = module_of(t, addr);
+	const char *name = NULL;
+	uint64_t start = 0;
+	if (!mod || !minimal_symbol(mod, addr, &name, &start))
+		return;
+	/* The names are the symbol table's: "stdout@GLIBC_2.2.5", a copy
+	   relocation's, keeps its version as in gdb.  */
+	if (addr > start)
+		snprintf(buf, size, " <%s+%" PRIu64 ">", name, addr - start);
+	else
+		snprintf(buf, size, " <%s>", name);
+}
+
+/* ---- libopcodes ---- */
+
+struct decode_state {
+	struct sg_target *t;
+	struct disas_insn *insn;
+	struct sg_error *err;	/* the first failed read */
+};
+
+static int put_text(void *stream, const char *fmt, va_list ap)
+{
+	struct disas_insn *insn = ((struct decode_state *)stream)->insn;
+	char small[256];
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n < 0) {
+		va_end(ap2);
+		return n;
+	}
+	if ((size_t)n < sizeof(small)) {
+		lite_puts(&insn->text, small);
+	} else {
+		char *big = malloc((size_t)n + 1);
+		if (big) {
+			vsnprintf(big, (size_t)n + 1, fmt, ap2);
+			lite_puts(&insn->text, big);
+			free(big);
+		}
+	}
+	va_end(ap2);
+	return n;
+}
+
+static int print_plain(void *stream, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = put_text(stream, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* Styles (register, immediate, comment) are for colour: not used.  */
+static int print_styled(void *stream, enum disassembler_style style, const char *fmt, ...)
+{
+	(void)style;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = put_text(stream, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+static int read_memory(bfd_vma memaddr, bfd_byte *myaddr, unsigned int length,
+		       struct disassemble_info *info)
+{
+	struct decode_state *st = info->stream;
+	struct sg_error *err = sg_target_read(st->t, memaddr, myaddr, length);
+	if (!err)
+		return 0;
+	if (!st->err)
+		st->err = err;
+	else
+		sg_error_destroy(err);
+	return -1;
+}
+
+/* libopcodes reports a failed read here; the error is already kept.  */
+static void memory_error(int status, bfd_vma memaddr, struct disassemble_info *info)
+{
+	(void)status;
+	(void)memaddr;
+	(void)info;
+}
+
+/* A target address in an operand: "0x401126 <foo>", as gdb prints it.  */
+static void print_address(bfd_vma addr, struct disassemble_info *info)
+{
+	struct decode_state *st = info->stream;
+	char label[512];
+	disas_symbol_suffix(st->t, addr, label, sizeof(label));
+	print_plain(st, "0x%" PRIx64 "%s", (uint64_t)addr, label);
+}
+
+/* libopcodes asks whether a symbol is at an address only to print it; we
+   print every address ourselves.  */
+static asymbol *symbol_at_address(bfd_vma addr, struct disassemble_info *info)
+{
+	(void)addr;
+	(void)info;
+	return NULL;
+}
+
+/* The address of the fault that ERR, a failed read at or after ADDR,
+   reports; ADDR when it names none.  */
+static uint64_t fault_address(struct sg_error *err, uint64_t addr)
+{
+	if (sg_error_code(err) == SG_ERROR_FAULT && sg_error_address(err) >= addr)
+		return sg_error_address(err);
+	return addr;
+}
+
+struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_insn *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->address = addr;
+	struct decode_state st = { .t = t, .insn = ret };
+	struct disassemble_info info;
+	init_disassemble_info(&info, &st, print_plain, print_styled);
+	info.arch = bfd_arch_i386;
+	info.mach = bfd_mach_x86_64;
+	info.read_memory_func = read_memory;
+	info.memory_error_func = memory_error;
+	info.print_address_func = print_address;
+	info.symbol_at_address_func = symbol_at_address;
+	info.disassembler_options = disas_flavor == DISAS_INTEL ? "intel" : "att";
+	disassemble_init_for_target(&info);
+	disassembler_ftype decode = disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
+	if (!decode)
+		return sg_error_create(SG_ERROR_OTHER, "libopcodes has no x86-64 disassembler");
+	int n = decode(addr, &info);
+	if (n <= 0 || st.err) {
+		/* gdb names the first byte it could not read.  */
+		uint64_t bad = st.err ? fault_address(st.err, addr) : addr;
+		sg_error_destroy(st.err);
+		return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64,
+				       bad);
+	}
+	ret->length = n > DISAS_MAX_INSN ? DISAS_MAX_INSN : n;
+	struct sg_error *err = sg_target_read(t, addr, ret->bytes, (size_t)ret->length);
+	if (err) {
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_FAULT, "Cannot access memory at address 0x%" PRIx64,
+				       addr);
+	}
+	if (!ret->text.s)
+		lite_puts(&ret->text, "");
+	return NULL;
+}
+
+/* gdb's /r: the bytes in hex, separated by spaces and padded to the
+   width of six bytes (plus one space), so that short instructions line
+   up; longer ones push the tab further.  */
+void disas_put_bytes(const struct disas_insn *insn, struct sg_buf_lite *b)
+{
+	size_t start = b->len;
+	for (int i = 0; i < insn->length; i++) {
+		char h[4];
+		snprintf(h, sizeof(h), i ? " %02x" : "%02x", insn->bytes[i]);
+		lite_puts(b, h);
+	}
+	while (b->len - start < 19)
+		lite_putc(b, ' ');
+}
