@@ -2,9 +2,13 @@
    instructions come from libopcodes (disas-insn.c); the layout of the dump
    is gdb's.  */
 #include <config.h>
+#include "data.h"
 #include "disas-insn.h"
 
+#include <elfutils/libdwfl.h>
+
 #include <ctype.h>
+#include <dwarf.h>
 #include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -72,17 +76,24 @@ static struct sg_error *function_at(struct sg_target *t, uint64_t addr, uint64_t
 	}
 	*start = sym.address;
 	*end = sym.address + sym.size;
-	/* " <name>" as print names code: the DWARF name where there is one
-	   (__libc_pause rather than its alias pause).  */
+	/* The name of the header: in C (and without DWARF) the symbol
+	   disassembly names the function's start by, which is also gdb's
+	   (__GI___libc_read, where the DWARF says __libc_read); in C++ the
+	   name print gives code ("ns::f(int)").  */
 	char label[1024];
-	shell_symbol_suffix(t, sym.address, label, sizeof(label));
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = sym.module ? dwfl_module_addrdie(sg_module_dwfl(sym.module), addr, &bias)
+				   : NULL;
+	if (cu && is_cplus(cu))
+		shell_symbol_suffix(t, sym.address, label, sizeof(label));
+	else
+		disas_symbol_suffix(t, sym.address, label, sizeof(label));
 	size_t len = strlen(label);
 	if (len > 3 && label[1] == '<' && label[len - 1] == '>') {
 		char *plus = strrchr(label, '+');
 		*name = strndup(label + 2, (plus ? (size_t)(plus - label) : len - 1) - 2);
 	} else {
-		size_t n = strcspn(sym.raw_name, "@");
-		*name = strndup(sym.raw_name, n);
+		*name = strndup(sym.raw_name, strcspn(sym.raw_name, "@"));
 	}
 	return *name ? NULL : &sg_enomem;
 }
