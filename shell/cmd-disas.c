@@ -63,46 +63,12 @@ static bool frame_pc(struct shell *sh, uint64_t *pc)
 	return !err;
 }
 
-/* The function around ADDR: its start, end and name (gdb's: the DWARF
-   function's, as in frame lines; new string).  */
-static struct sg_error *function_at(struct sg_target *t, uint64_t addr, uint64_t *start,
-				    uint64_t *end, char **name)
-{
-	struct sg_symbol sym;
-	struct sg_error *err = sg_symbolize(t, addr, &sym);
-	if (err || sym.kind != STT_FUNC || !sym.size || sym.offset >= sym.size) {
-		sg_error_destroy(err);
-		return sg_error_create(SG_ERROR_LOOKUP, "No function contains specified address.");
-	}
-	*start = sym.address;
-	*end = sym.address + sym.size;
-	/* The name of the header: in C (and without DWARF) the symbol
-	   disassembly names the function's start by, which is also gdb's
-	   (__GI___libc_read, where the DWARF says __libc_read); in C++ the
-	   name print gives code ("ns::f(int)").  */
-	char label[1024];
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = sym.module ? dwfl_module_addrdie(sg_module_dwfl(sym.module), addr, &bias)
-				   : NULL;
-	if (cu && is_cplus(cu))
-		shell_symbol_suffix(t, sym.address, label, sizeof(label));
-	else
-		disas_symbol_suffix(t, sym.address, label, sizeof(label));
-	size_t len = strlen(label);
-	if (len > 3 && label[1] == '<' && label[len - 1] == '>') {
-		char *plus = strrchr(label, '+');
-		*name = strndup(label + 2, (plus ? (size_t)(plus - label) : len - 1) - 2);
-	} else {
-		*name = strndup(sym.raw_name, strcspn(sym.raw_name, "@"));
-	}
-	return *name ? NULL : &sg_enomem;
-}
-
 /* Print the instructions in [START, END).  FUNCTION: each labelled
-   "<+off>" from START (a function's dump); else "<sym+off>" as the
-   symbol table names it (a range's).  */
+   "<+off>" from ENTRY (a function's dump); else "<sym+off>" as targets
+   are named (a range's).  */
 static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t start, uint64_t end,
-			     bool function, const struct disas_opts *o, struct sg_out *out)
+			     bool function, uint64_t entry, const struct disas_opts *o,
+			     struct sg_out *out)
 {
 	uint64_t pc = 0;
 	bool have_pc = frame_pc(sh, &pc);
@@ -118,7 +84,10 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		char label[1024];
 		label[0] = '\0';
 		if (function) {
-			snprintf(label, sizeof(label), " <+%" PRIu64 ">", a - start);
+			if (a >= entry)
+				snprintf(label, sizeof(label), " <+%" PRIu64 ">", a - entry);
+			else
+				snprintf(label, sizeof(label), " <-%" PRIu64 ">", entry - a);
 		} else {
 			disas_symbol_suffix(t, a, label, sizeof(label));
 			/* A range's lines say "+0" at a symbol's start.  */
@@ -134,7 +103,7 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		sg_out_object_begin(out, NULL);
 		sg_out_hex(out, "address", a);
 		if (function)
-			sg_out_uint(out, "offset", a - start);
+			sg_out_int(out, "offset", (int64_t)(a - entry));
 		bytes.len = 0;
 		for (int i = 0; i < insn.length; i++) {
 			char h[4];
@@ -150,8 +119,6 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		a += (uint64_t)insn.length;
 	}
 	sg_out_array_end(out);
-	if (!err)
-		sg_out_printf(out, "End of assembler dump.\n");
 	return err;
 }
 
@@ -218,7 +185,10 @@ static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 		sg_out_hex(out, "end", end);
 		sg_out_printf(out, "Dump of assembler code from 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
 			      start, end);
-		return dump(sh, t, start, end, false, &o, out);
+		err = dump(sh, t, start, end, false, 0, &o, out);
+		if (!err)
+			sg_out_printf(out, "End of assembler dump.\n");
+		return err;
 	}
 	uint64_t addr;
 	if (*args) {
@@ -227,16 +197,29 @@ static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 	} else if (!frame_pc(sh, &addr)) {
 		return sg_error_create(SG_ERROR_TARGET, "No frame selected.");
 	}
-	uint64_t start, end;
-	char *name;
-	if ((err = function_at(t, addr, &start, &end, &name)))
+	struct disas_function fn;
+	if ((err = disas_function_at(t, addr, &fn)))
 		return err;
-	sg_out_string(out, "function", name);
-	sg_out_hex(out, "start", start);
-	sg_out_hex(out, "end", end);
-	sg_out_printf(out, "Dump of assembler code for function %s:\n", name);
-	free(name);
-	return dump(sh, t, start, end, true, &o, out);
+	sg_out_string(out, "function", fn.name);
+	sg_out_hex(out, "entry", fn.entry);
+	sg_out_printf(out, "Dump of assembler code for function %s:\n", fn.name);
+	free(fn.name);
+	/* A function in pieces (a .cold part): gdb heads each range.  */
+	sg_out_array_begin(out, "ranges");
+	for (size_t i = 0; i < fn.nranges && !err; i++) {
+		sg_out_object_begin(out, NULL);
+		sg_out_hex(out, "start", fn.ranges[i].start);
+		sg_out_hex(out, "end", fn.ranges[i].end);
+		if (fn.nranges > 1)
+			sg_out_printf(out, "Address range 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
+				      fn.ranges[i].start, fn.ranges[i].end);
+		err = dump(sh, t, fn.ranges[i].start, fn.ranges[i].end, true, fn.entry, &o, out);
+		sg_out_object_end(out);
+	}
+	sg_out_array_end(out);
+	if (!err)
+		sg_out_printf(out, "End of assembler dump.\n");
+	return err;
 }
 
 /* ---- set/show disassembly-flavor ---- */

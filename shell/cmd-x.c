@@ -22,8 +22,9 @@ static unsigned long x_last_insn_count = 1;
 
 /* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
    for one without (main, extern "C") its name and parameter types,
-   "main()".  New string, NULL if unnamed.  */
-static char *cplus_linkage_name(Dwarf_Die *sub)
+   "main()".  New string, NULL if unnamed.  Disassembly labels use it
+   too (disas-insn.c).  */
+char *cplus_linkage_name(Dwarf_Die *sub)
 {
 	Dwarf_Attribute a;
 	const char *ln = dwarf_formstring(dwarf_attr_integrate(sub, DW_AT_linkage_name, &a));

@@ -4,6 +4,9 @@
    the labels of addresses are ours: libopcodes asks us to print them.  */
 #include <config.h>
 #include "disas-insn.h"
+#include "data.h"
+
+#include <dwarf.h>
 
 #include <dis-asm.h>
 #include <elf.h>
@@ -111,15 +114,15 @@ static bool plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t siz
 	return false;
 }
 
-/* The index of ELF's allocated section holding ELF address ADDR, or
-   SHN_UNDEF.  */
-static size_t section_index(Elf *elf, GElf_Addr addr)
+/* The index of ELF's code section holding ELF address ADDR, or
+   SHN_UNDEF (also when ADDR is in data).  */
+static size_t code_section_index(Elf *elf, GElf_Addr addr)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && addr >= sh.sh_addr &&
 		    addr - sh.sh_addr < sh.sh_size)
-			return elf_ndxscn(scn);
+			return sh.sh_flags & SHF_EXECINSTR ? elf_ndxscn(scn) : SHN_UNDEF;
 	}
 	return SHN_UNDEF;
 }
@@ -152,20 +155,21 @@ static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, u
 		     type != STT_GNU_IFUNC))
 			continue;
 		bool sized = sym.st_size != 0;
-		if (sized ? addr - value >= sym.st_size : type != STT_FUNC && type != STT_NOTYPE)
+		if (sized && addr - value >= sym.st_size)
 			continue;
 		if (found && (value < *start ||
 			      (value == *start && (found_sized > sized ||
 						   (found_sized == sized && strcmp(s, *name) >= 0)))))
 			continue;
 		/* A symbol without a size covers what follows it in its own
-		   section only (_fini names nothing in .rodata).  */
+		   code section only (_fini names nothing in .rodata), and
+		   one in data nothing at all (__data_start).  */
 		if (!sized) {
 			if (elf != sec_elf) {
 				sec_elf = elf;
-				sec = section_index(elf, addr - bias);
+				sec = code_section_index(elf, addr - bias);
 			}
-			if (sec != shndx)
+			if (sec == SHN_UNDEF || sec != shndx)
 				continue;
 		}
 		*name = s;
@@ -213,22 +217,149 @@ static Dwfl_Module *module_of(struct sg_target *t, uint64_t addr)
 	return ms.found;
 }
 
+/* Where gdb takes function FN to start (its entry pc): its low_pc, or
+   the start of its first range (GCC's main in .text.startup with a .cold
+   part).  */
+static bool entry_pc(Dwarf_Die *fn, Dwarf_Addr *ret)
+{
+	Dwarf_Addr base, end;
+	return dwarf_lowpc(fn, ret) == 0 || dwarf_ranges(fn, 0, &base, ret, &end) > 0;
+}
+
+struct func_search {
+	Dwarf_Addr pc;		/* in the module's DWARF addresses */
+	Dwarf_Die found;
+	bool ok;
+};
+
+static int func_covering(Dwarf_Die *fn, void *arg)
+{
+	struct func_search *fs = arg;
+	if (dwarf_haspc(fn, fs->pc) <= 0)
+		return DWARF_CB_OK;
+	fs->found = *fn;
+	fs->ok = true;
+	return DWARF_CB_ABORT;
+}
+
+/* The concrete DWARF function around ADDR in MOD (a subprogram of its
+   unit: not the abstract function an inlined call at ADDR comes from):
+   its DIE into *FN, its runtime entry into *ENTRY, the module's bias into
+   *BIAS, and its name as gdb's symbol has it (new string).  NULL when
+   there is none.  */
+static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn, uint64_t *entry,
+			    Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+	if (!cu)
+		return NULL;
+	struct func_search fs = { .pc = addr - *bias };
+	Dwarf_Addr low;
+	if (dwarf_getfuncs(cu, func_covering, &fs, 0) < 0 || !fs.ok || !entry_pc(&fs.found, &low))
+		return NULL;
+	*fn = fs.found;
+	*entry = low + *bias;
+	if (is_cplus(cu))
+		return cplus_linkage_name(fn);
+	/* glibc's asm names: DW_AT_linkage_name "__GI___nanosleep" for
+	   DW_AT_name "__nanosleep".  */
+	Dwarf_Attribute a;
+	const char *s = dwarf_formstring(dwarf_attr_integrate(fn, DW_AT_linkage_name, &a));
+	if (!s)
+		s = dwarf_diename(fn);
+	return s ? strdup(s) : NULL;
+}
+
+/* The name of ADDR, as disas_symbol_suffix explains, into *NAME (new
+   string) and the address it counts from into *START.  */
+static bool symbolic(struct sg_target *t, uint64_t addr, char **name, uint64_t *start,
+		     Dwarf_Die *fn, Dwarf_Addr *bias)
+{
+	Dwfl_Module *mod = module_of(t, addr);
+	if (!mod)
+		return false;
+	const char *msym = NULL;
+	uint64_t mstart = 0;
+	bool have_msym = minimal_symbol(mod, addr, &msym, &mstart);
+	uint64_t entry;
+	char *dname = dwarf_function(mod, addr, fn, &entry, bias);
+	/* gdb prefers the DWARF function, unless a symbol starts right at
+	   ADDR and the function does not: "<main.cold>", then
+	   "<main()-46>" further in.  */
+	if (dname && !(have_msym && mstart == addr && entry != addr)) {
+		*name = dname;
+		*start = entry;
+		return true;
+	}
+	free(dname);
+	if (!have_msym)
+		return false;
+	*name = strdup(msym);
+	*start = mstart;
+	return *name != NULL;
+}
+
 void disas_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	if (!addr || plt_suffix(t, addr, buf, size))
 		return;
-	Dwfl_Module *mod = module_of(t, addr);
-	const char *name = NULL;
-	uint64_t start = 0;
-	if (!mod || !minimal_symbol(mod, addr, &name, &start))
+	char *name;
+	uint64_t start;
+	Dwarf_Die fn;
+	Dwarf_Addr bias;
+	if (!symbolic(t, addr, &name, &start, &fn, &bias))
 		return;
-	/* The names are the symbol table's: "stdout@GLIBC_2.2.5", a copy
-	   relocation's, keeps its version as in gdb.  */
 	if (addr > start)
 		snprintf(buf, size, " <%s+%" PRIu64 ">", name, addr - start);
+	else if (addr < start)
+		snprintf(buf, size, " <%s-%" PRIu64 ">", name, start - addr);
 	else
 		snprintf(buf, size, " <%s>", name);
+	free(name);
+}
+
+struct sg_error *disas_function_at(struct sg_target *t, uint64_t addr, struct disas_function *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	Dwfl_Module *mod = module_of(t, addr);
+	Dwarf_Die fn;
+	Dwarf_Addr bias;
+	uint64_t entry;
+	char *dname = mod ? dwarf_function(mod, addr, &fn, &entry, &bias) : NULL;
+	if (dname) {
+		Dwarf_Addr base, start, end;
+		ptrdiff_t off = 0;
+		while ((off = dwarf_ranges(&fn, off, &base, &start, &end)) > 0 &&
+		       ret->nranges < DISAS_MAX_RANGES) {
+			ret->ranges[ret->nranges].start = start + bias;
+			ret->ranges[ret->nranges].end = end + bias;
+			ret->nranges++;
+		}
+		if (ret->nranges) {
+			ret->name = dname;
+			ret->entry = entry;
+			return NULL;
+		}
+		free(dname);
+	}
+	/* Without DWARF: the symbol's extent, named as targets are.  */
+	struct sg_symbol sym;
+	struct sg_error *err = sg_symbolize(t, addr, &sym);
+	if (err || sym.kind != STT_FUNC || !sym.size || sym.offset >= sym.size) {
+		sg_error_destroy(err);
+		return sg_error_create(SG_ERROR_LOOKUP, "No function contains specified address.");
+	}
+	char label[1024];
+	disas_symbol_suffix(t, sym.address, label, sizeof(label));
+	size_t len = strlen(label);
+	ret->name = len > 3 ? strndup(label + 2, len - 3)
+			    : strndup(sym.raw_name, strcspn(sym.raw_name, "@"));
+	ret->entry = sym.address;
+	ret->ranges[0].start = sym.address;
+	ret->ranges[0].end = sym.address + sym.size;
+	ret->nranges = 1;
+	return ret->name ? NULL : &sg_enomem;
 }
 
 /* ---- libopcodes ---- */

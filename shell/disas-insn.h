@@ -6,6 +6,8 @@
 
 #include "shell.h"
 
+#include <elfutils/libdw.h>
+
 /* The longest x86 instruction.  */
 #define DISAS_MAX_INSN 15
 
@@ -25,11 +27,33 @@ struct disas_insn {
    gdb's "Cannot access memory at address 0x...".  */
 struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_insn *ret);
 
-/* " <sym+off>" for ADDR as gdb writes it after an address in disassembly:
-   the name of the symbol table ("print asm-demangle" is off: C++ names
-   mangled), PLT entries as "puts@plt", nothing for data past the end of
-   its symbol.  "" when nothing names ADDR.  */
+/* " <sym+off>" for ADDR as gdb writes it after an address in disassembly
+   and x/i: the DWARF function around ADDR, unless a symbol of the symbol
+   table starts at ADDR and the function does not (C: its linkage name, "__GI___nanosleep", else its name;
+   C++: its linkage name, mangled as "print asm-demangle" is off, or
+   "main()"), the offset negative in a .cold part ("<main()-46>"); else the
+   symbol table's name ("_ZN12_GLOBAL__N_16pipefdE", "stdout@GLIBC_2.2.5"),
+   PLT entries as "puts@plt"; nothing for data past the end of its symbol.
+   "" when nothing names ADDR.  */
 void disas_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size);
+
+/* A function to disassemble: the DWARF function's ranges (a .cold part
+   is a second one) or the symbol's extent.  */
+#define DISAS_MAX_RANGES 16
+struct disas_function {
+	char *name;		/* as in disas_symbol_suffix, no offset; free it */
+	uint64_t entry;		/* where offsets count from */
+	size_t nranges;
+	struct {
+		uint64_t start, end;
+	} ranges[DISAS_MAX_RANGES];
+};
+/* The function containing ADDR, or gdb's "No function contains specified
+   address.".  */
+struct sg_error *disas_function_at(struct sg_target *t, uint64_t addr, struct disas_function *ret);
+
+/* The name gdb gives C++ function SUB (cmd-x.c).  */
+char *cplus_linkage_name(Dwarf_Die *sub);
 
 /* The raw bytes of INSN as gdb's /r shows them, padded, into B.  */
 void disas_put_bytes(const struct disas_insn *insn, struct sg_buf_lite *b);
