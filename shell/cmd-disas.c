@@ -198,8 +198,14 @@ static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 		return sg_error_create(SG_ERROR_TARGET, "No frame selected.");
 	}
 	struct disas_function fn;
-	if ((err = disas_function_at(t, addr, &fn)))
+	if ((err = disas_function_at(t, addr, &fn))) {
+		if (!*args && sg_error_code(err) == SG_ERROR_LOOKUP) {
+			sg_error_destroy(err);
+			return sg_error_create(SG_ERROR_LOOKUP,
+					       "No function contains program counter for selected frame.");
+		}
 		return err;
+	}
 	sg_out_string(out, "function", fn.name);
 	sg_out_hex(out, "entry", fn.entry);
 	sg_out_printf(out, "Dump of assembler code for function %s:\n", fn.name);

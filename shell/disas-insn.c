@@ -114,34 +114,50 @@ static bool plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t siz
 	return false;
 }
 
-/* The index of ELF's code section holding ELF address ADDR, or
-   SHN_UNDEF (also when ADDR is in data).  */
-static size_t code_section_index(Elf *elf, GElf_Addr addr)
+/* The index of ELF's allocated section holding ELF address ADDR, or
+   SHN_UNDEF; whether it holds code into *CODE.  */
+static size_t section_index(Elf *elf, GElf_Addr addr, bool *code)
 {
+	*code = false;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && addr >= sh.sh_addr &&
-		    addr - sh.sh_addr < sh.sh_size)
-			return sh.sh_flags & SHF_EXECINSTR ? elf_ndxscn(scn) : SHN_UNDEF;
+		    addr - sh.sh_addr < sh.sh_size) {
+			*code = sh.sh_flags & SHF_EXECINSTR;
+			return elf_ndxscn(scn);
+		}
 	}
 	return SHN_UNDEF;
 }
 
-/* The symbol gdb names ADDR by in disassembly (its "minimal symbol"):
-   of MOD's symbol table (the debug file's when there is one), the
-   defined code or data symbol that starts last at or before ADDR and
-   covers it, a symbol with a size being preferred to one without at the
-   same address, and the smallest name (by strcmp) among aliases, as gdb
-   picks them: __GI___clock_nanosleep, not __clock_nanosleep or
-   clock_nanosleep; __libc_pause, not pause.  Data without a size names nothing (a label such as
-   __do_global_dtors_aux_fini_array_entry).  Its name into *NAME (borrowed
-   from MOD), its start into *START.  */
+struct msym {
+	const char *name;	/* NULL: none yet */
+	uint64_t start;
+};
+
+/* Whether a symbol NAME at VALUE beats BEST: a later start, or the
+   smallest name (by strcmp) among aliases, as gdb picks them
+   (__GI___clock_nanosleep, not __clock_nanosleep or clock_nanosleep).  */
+static bool better(const struct msym *best, const char *name, uint64_t value)
+{
+	return !best->name || value > best->start ||
+	       (value == best->start && strcmp(name, best->name) < 0);
+}
+
+/* The symbol gdb names ADDR by (its "minimal symbol"), from MOD's
+   symbol table (the debug file's when there is one), among the defined
+   symbols at or before ADDR in ADDR's section: the last one with a size,
+   if it covers ADDR; else the last one without a size after it (a label
+   in code); never one without a size in data (__data_start).  Its name
+   into *NAME (borrowed from MOD), its start into *START.  */
 static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, uint64_t *start)
 {
 	int n = dwfl_module_getsymtab(mod);
-	bool found = false, found_sized = false;
+	struct msym sized = { 0 }, unsized = { 0 };
+	uint64_t sized_end = 0;
 	Elf *sec_elf = NULL;	/* the file whose section index is in SEC */
 	size_t sec = SHN_UNDEF;
+	bool code = false;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr value;
@@ -154,30 +170,31 @@ static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, u
 		    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
 		     type != STT_GNU_IFUNC))
 			continue;
-		bool sized = sym.st_size != 0;
-		if (sized && addr - value >= sym.st_size)
-			continue;
-		if (found && (value < *start ||
-			      (value == *start && (found_sized > sized ||
-						   (found_sized == sized && strcmp(s, *name) >= 0)))))
-			continue;
-		/* A symbol without a size covers what follows it in its own
-		   code section only (_fini names nothing in .rodata), and
-		   one in data nothing at all (__data_start).  */
-		if (!sized) {
-			if (elf != sec_elf) {
-				sec_elf = elf;
-				sec = code_section_index(elf, addr - bias);
-			}
-			if (sec == SHN_UNDEF || sec != shndx)
-				continue;
+		if (elf != sec_elf) {
+			sec_elf = elf;
+			sec = section_index(elf, addr - bias, &code);
 		}
-		*name = s;
-		*start = value;
-		found = true;
-		found_sized = sized;
+		if (shndx != sec)
+			continue;
+		if (sym.st_size) {
+			if (better(&sized, s, value)) {
+				sized = (struct msym){ s, value };
+				sized_end = value + sym.st_size;
+			}
+		} else if (better(&unsized, s, value)) {
+			unsized = (struct msym){ s, value };
+		}
 	}
-	return found;
+	struct msym *best = NULL;
+	if (sized.name && addr < sized_end)
+		best = &sized;
+	else if (unsized.name && code && (!sized.name || unsized.start > sized.start))
+		best = &unsized;
+	if (!best)
+		return false;
+	*name = best->name;
+	*start = best->start;
+	return true;
 }
 
 /* The module whose file covers ADDR: its mappings, or past them its
