@@ -77,12 +77,14 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 	for (uint64_t a = start; a < end;) {
 		struct disas_insn insn;
 		err = disas_decode(t, a, &insn);
-		if (err) {
-			free(insn.text.s);
-			break;
-		}
 		char label[1024];
 		label[0] = '\0';
+		if (err) {
+			/* gdb's partial line: the address, then the error.  */
+			free(insn.text.s);
+			sg_out_printf(out, "   0x%016" PRIx64 ":\t", a);
+			break;
+		}
 		if (function) {
 			if (a >= entry)
 				snprintf(label, sizeof(label), " <+%" PRIu64 ">", a - entry);

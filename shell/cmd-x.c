@@ -352,12 +352,14 @@ static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t 
 	for (unsigned long i = 0; i < x->count; i++) {
 		struct disas_insn insn;
 		err = disas_decode(t, addr, &insn);
-		if (err) {
-			free(insn.text.s);
-			break;
-		}
 		char lab[512];
 		disas_symbol_suffix(t, addr, lab, sizeof(lab));
+		if (err) {
+			/* gdb's partial line: the address, then the error.  */
+			free(insn.text.s);
+			sg_out_printf(out, "   0x%" PRIx64 "%s:\t", addr, lab);
+			break;
+		}
 		bool current = have_pc && pc == addr;
 		sg_out_printf(out, "%s0x%" PRIx64 "%s:\t%s\n", current ? "=> " : "   ", addr, lab,
 			      insn.text.s);
