@@ -48,8 +48,10 @@ static bool plt_section(Dwfl_Module *mod, uint64_t addr, Elf **elf_ret, GElf_Add
 }
 
 /* The name of the symbol whose GOT slot (ELF address GOT) a PLT entry
-   jumps through, from the JUMP_SLOT and GLOB_DAT relocations of ELF.  */
-static const char *got_slot_name(Elf *elf, GElf_Addr got)
+   jumps through, from the JUMP_SLOT and GLOB_DAT relocations of ELF, into
+   BUF; an IRELATIVE one (libc's ifuncs) has no symbol, and BFD names it
+   "*ABS*+0xADDEND", as gdb shows it.  */
+static bool got_slot_name(Elf *elf, GElf_Addr got, char *buf, size_t size)
 {
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
@@ -67,14 +69,21 @@ static const char *got_slot_name(Elf *elf, GElf_Addr got)
 			if (!gelf_getrela(data, (int)i, &r) || r.r_offset != got)
 				continue;
 			unsigned type = GELF_R_TYPE(r.r_info);
+			if (type == R_X86_64_IRELATIVE) {
+				snprintf(buf, size, "*ABS*+0x%" PRIx64, (uint64_t)r.r_addend);
+				return true;
+			}
 			GElf_Sym sym;
+			const char *name;
 			if ((type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) ||
-			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
-				return NULL;
-			return elf_strptr(elf, symsh.sh_link, sym.st_name);
+			    !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+			    !(name = elf_strptr(elf, symsh.sh_link, sym.st_name)) || !*name)
+				return false;
+			snprintf(buf, size, "%.*s", (int)strcspn(name, "@"), name);
+			return true;
 		}
 	}
-	return NULL;
+	return false;
 }
 
 /* " <puts@plt+4>" for ADDR in a PLT, as gdb names the entries (the
@@ -101,14 +110,45 @@ static bool plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t siz
 			continue;
 		int32_t disp;
 		memcpy(&disp, code + i + 2, 4);
-		const char *name = got_slot_name(elf, entry + i + 6 + (int64_t)disp - bias);
-		if (!name || !*name)
+		char name[256];
+		if (!got_slot_name(elf, entry + i + 6 + (int64_t)disp - bias, name, sizeof(name)))
 			return false;
-		size_t len = strcspn(name, "@");
 		if (addr > entry)
-			snprintf(buf, size, " <%.*s@plt+%" PRIu64 ">", (int)len, name, addr - entry);
+			snprintf(buf, size, " <%s@plt+%" PRIu64 ">", name, addr - entry);
 		else
-			snprintf(buf, size, " <%.*s@plt>", (int)len, name);
+			snprintf(buf, size, " <%s@plt>", name);
+		return true;
+	}
+	return false;
+}
+
+/* " <puts@got.plt>" for ADDR in a .got.plt slot, as gdb names the slots
+   of the PLT's relocations.  */
+static bool got_plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+{
+	struct sg_module *m = sg_target_module_at(t, addr);
+	Dwfl_Module *mod = m ? sg_module_dwfl(m) : NULL;
+	GElf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	size_t shstrndx;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || addr < sh.sh_addr + bias ||
+		    addr - (sh.sh_addr + bias) >= sh.sh_size)
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".got.plt") != 0)
+			return false;
+		uint64_t slot = sh.sh_addr + (addr - bias - sh.sh_addr) / 8 * 8;
+		char sym[256];
+		if (!got_slot_name(elf, slot, sym, sizeof(sym)) || !strncmp(sym, "*ABS*", 5))
+			return false;
+		if (addr - bias > slot)
+			snprintf(buf, size, " <%s@got.plt+%" PRIu64 ">", sym, addr - bias - slot);
+		else
+			snprintf(buf, size, " <%s@got.plt>", sym);
 		return true;
 	}
 	return false;
@@ -130,31 +170,38 @@ static size_t section_index(Elf *elf, GElf_Addr addr, bool *code)
 	return SHN_UNDEF;
 }
 
+/* One symbol of a module's table, as gdb's minimal symbols see it.  */
 struct msym {
-	const char *name;	/* NULL: none yet */
-	uint64_t start;
+	const char *name;
+	uint64_t start, size;
+	bool text;	/* a global code symbol: gdb's mst_text */
 };
 
-/* Whether a symbol NAME at VALUE beats BEST: a later start, or the
-   smallest name (by strcmp) among aliases, as gdb picks them
-   (__GI___clock_nanosleep, not __clock_nanosleep or clock_nanosleep).  */
-static bool better(const struct msym *best, const char *name, uint64_t value)
+/* Whether a symbol passes: defined, named, of a kind gdb keeps, at or
+   before ADDR (runtime; VALUE too).  */
+static bool symbol_kept(const GElf_Sym *sym, const char *name, GElf_Word shndx, uint64_t value,
+			uint64_t addr)
 {
-	return !best->name || value > best->start ||
-	       (value == best->start && strcmp(name, best->name) < 0);
+	int type = GELF_ST_TYPE(sym->st_info);
+	return name && *name && shndx != SHN_UNDEF && shndx != SHN_ABS && value <= addr &&
+	       (type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE ||
+		type == STT_GNU_IFUNC);
 }
 
-/* The symbol gdb names ADDR by (its "minimal symbol"), from MOD's
-   symbol table (the debug file's when there is one), among the defined
-   symbols at or before ADDR in ADDR's section: the last one with a size,
-   if it covers ADDR; else the last one without a size after it (a label
-   in code); never one without a size in data (__data_start).  Its name
-   into *NAME (borrowed from MOD), its start into *START.  */
-static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, uint64_t *start)
+static struct msym make_msym(const GElf_Sym *sym, const char *name, uint64_t value, bool code)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	return (struct msym){ name, value, sym->st_size,
+			      code && type != STT_GNU_IFUNC && GELF_ST_BIND(sym->st_info) != STB_LOCAL };
+}
+
+/* Call FN with each defined symbol of MOD's table (libdwfl's: the debug
+   file's when there is one) at or before ADDR in ADDR's section; ARG is
+   FN's.  */
+static void each_symbol_before(Dwfl_Module *mod, uint64_t addr,
+			       void (*fn)(const struct msym *m, bool code, void *arg), void *arg)
 {
 	int n = dwfl_module_getsymtab(mod);
-	struct msym sized = { 0 }, unsized = { 0 };
-	uint64_t sized_end = 0;
 	Elf *sec_elf = NULL;	/* the file whose section index is in SEC */
 	size_t sec = SHN_UNDEF;
 	bool code = false;
@@ -165,10 +212,7 @@ static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, u
 		Elf *elf;
 		Dwarf_Addr bias;
 		const char *s = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
-		int type = GELF_ST_TYPE(sym.st_info);
-		if (!s || !*s || shndx == SHN_UNDEF || shndx == SHN_ABS || value > addr ||
-		    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE &&
-		     type != STT_GNU_IFUNC))
+		if (!symbol_kept(&sym, s, shndx, value, addr))
 			continue;
 		if (elf != sec_elf) {
 			sec_elf = elf;
@@ -176,25 +220,153 @@ static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, const char **name, u
 		}
 		if (shndx != sec)
 			continue;
-		if (sym.st_size) {
-			if (better(&sized, s, value)) {
-				sized = (struct msym){ s, value };
-				sized_end = value + sym.st_size;
-			}
-		} else if (better(&unsized, s, value)) {
-			unsized = (struct msym){ s, value };
-		}
+		struct msym m = make_msym(&sym, s, value, code);
+		fn(&m, code, arg);
 	}
-	struct msym *best = NULL;
-	if (sized.name && addr < sized_end)
-		best = &sized;
-	else if (unsized.name && code && (!sized.name || unsized.start > sized.start))
-		best = &unsized;
-	if (!best)
+}
+
+/* The same over the module's own file ELF (BIAS: its load bias): its
+   .symtab, or without one its .dynsym, whose default versions gdb drops
+   ("__libc_single_threaded@@GLIBC_2.32" is __libc_single_threaded; see
+   minimal_symbol).  */
+static void each_file_symbol_before(Elf *elf, GElf_Addr bias, uint64_t addr,
+				    void (*fn)(const struct msym *m, bool code, void *arg),
+				    void *arg)
+{
+	Elf_Scn *symscn = NULL;
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			break;
+		}
+		if (sh.sh_type == SHT_DYNSYM)
+			symscn = scn;
+	}
+	GElf_Shdr sh;
+	Elf_Data *data = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!data || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize)
+		return;
+	bool code;
+	size_t sec = section_index(elf, addr - bias, &code);
+	size_t n = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
+		uint64_t value = sym.st_value + bias;
+		if (!symbol_kept(&sym, s, sym.st_shndx, value, addr) || sym.st_shndx != sec)
+			continue;
+		struct msym m = make_msym(&sym, s, value, code);
+		fn(&m, code, arg);
+	}
+}
+
+struct msym_search {
+	uint64_t addr;
+	bool code;		/* ADDR is in a code section */
+	bool sized, unsized;	/* found one */
+	uint64_t sized_start, sized_end, unsized_start;
+	/* The second pass: the aliases at the chosen start.  */
+	uint64_t start;
+	bool want_sized;
+	struct msym aliases[32];
+	size_t naliases;
+};
+
+static void last_starts(const struct msym *m, bool code, void *arg)
+{
+	struct msym_search *ms = arg;
+	ms->code = code;
+	if (m->size) {
+		if (!ms->sized || m->start > ms->sized_start) {
+			ms->sized = true;
+			ms->sized_start = m->start;
+			ms->sized_end = m->start + m->size;
+		}
+	} else if (!ms->unsized || m->start > ms->unsized_start) {
+		ms->unsized = true;
+		ms->unsized_start = m->start;
+	}
+}
+
+static void aliases_at(const struct msym *m, bool code, void *arg)
+{
+	(void)code;
+	struct msym_search *ms = arg;
+	if (m->start == ms->start && (m->size != 0) == ms->want_sized &&
+	    ms->naliases < sizeof(ms->aliases) / sizeof(ms->aliases[0]))
+		ms->aliases[ms->naliases++] = *m;
+}
+
+static int alias_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct msym *)a)->name, ((const struct msym *)b)->name);
+}
+
+/* gdb's choice in one symbol table, walked by EACH (over MOD, or ELF
+   with BIAS): see minimal_symbol.  */
+static bool msym_in_table(Dwfl_Module *mod, Elf *elf, GElf_Addr bias, uint64_t addr,
+			  struct msym *ret)
+{
+	struct msym_search ms = { .addr = addr };
+	if (elf)
+		each_file_symbol_before(elf, bias, addr, last_starts, &ms);
+	else
+		each_symbol_before(mod, addr, last_starts, &ms);
+	if (ms.sized && addr < ms.sized_end) {
+		ms.start = ms.sized_start;
+		ms.want_sized = true;
+	} else if (ms.unsized && ms.code && (!ms.sized || ms.unsized_start > ms.sized_start)) {
+		ms.start = ms.unsized_start;
+		ms.want_sized = false;
+	} else {
 		return false;
-	*name = best->name;
-	*start = best->start;
+	}
+	if (elf)
+		each_file_symbol_before(elf, bias, addr, aliases_at, &ms);
+	else
+		each_symbol_before(mod, addr, aliases_at, &ms);
+	if (!ms.naliases)
+		return false;
+	qsort(ms.aliases, ms.naliases, sizeof(ms.aliases[0]), alias_cmp);
+	size_t hi = ms.naliases - 1;
+	while (hi > 0 && !ms.aliases[hi].text && ms.aliases[hi - 1].text &&
+	       ms.aliases[hi].size == ms.aliases[hi - 1].size)
+		hi--;
+	*ret = ms.aliases[hi];
 	return true;
+}
+
+/* The symbol gdb names ADDR by (its "minimal symbol"), among the defined
+   symbols at or before ADDR in ADDR's section: the last one with a size,
+   if it covers ADDR; else the last one without a size after it (a label
+   in code); never one without a size in data (__data_start).  Among
+   aliases, gdb sorts them by name and takes the last, unless it is not a
+   global code symbol and the one before it is (with the same size):
+   __default_pthread_attr, not __GI___default_pthread_attr; mprotect, not
+   __mprotect.  The module's own file is searched first (libc.so.6's
+   .dynsym), its separate debug file's table wins only with a later
+   symbol: __libc_single_threaded, not the debug file's
+   __libc_single_threaded_internal.  Its name into *NAME (a new string
+   without a default version), its start into *START.  */
+static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, char **name, uint64_t *start)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	struct msym own, debug;
+	bool have_own = elf && msym_in_table(mod, elf, bias, addr, &own);
+	bool have_debug = msym_in_table(mod, NULL, 0, addr, &debug);
+	if (!have_own && !have_debug)
+		return false;
+	const struct msym *m = have_own && (!have_debug || debug.start <= own.start) ? &own : &debug;
+	const char *at = strstr(m->name, "@@");
+	*name = at ? strndup(m->name, (size_t)(at - m->name)) : strdup(m->name);
+	*start = m->start;
+	return *name != NULL;
 }
 
 /* The module whose file covers ADDR: its mappings, or past them its
@@ -252,11 +424,14 @@ struct func_search {
 static int func_covering(Dwarf_Die *fn, void *arg)
 {
 	struct func_search *fs = arg;
-	if (dwarf_haspc(fn, fs->pc) <= 0)
-		return DWARF_CB_OK;
-	fs->found = *fn;
-	fs->ok = true;
-	return DWARF_CB_ABORT;
+	/* The last one: GNU as gives an assembler function one
+	   DW_TAG_subprogram per alias (__mprotect, __GI___mprotect,
+	   mprotect, __GI_mprotect), and gdb names it by the last.  */
+	if (dwarf_haspc(fn, fs->pc) > 0) {
+		fs->found = *fn;
+		fs->ok = true;
+	}
+	return DWARF_CB_OK;
 }
 
 /* The concrete DWARF function around ADDR in MOD (a subprogram of its
@@ -295,7 +470,7 @@ static bool symbolic(struct sg_target *t, uint64_t addr, char **name, uint64_t *
 	Dwfl_Module *mod = module_of(t, addr);
 	if (!mod)
 		return false;
-	const char *msym = NULL;
+	char *msym = NULL;
 	uint64_t mstart = 0;
 	bool have_msym = minimal_symbol(mod, addr, &msym, &mstart);
 	uint64_t entry;
@@ -304,6 +479,7 @@ static bool symbolic(struct sg_target *t, uint64_t addr, char **name, uint64_t *
 	   ADDR and the function does not: "<main.cold>", then
 	   "<main()-46>" further in.  */
 	if (dname && !(have_msym && mstart == addr && entry != addr)) {
+		free(msym);
 		*name = dname;
 		*start = entry;
 		return true;
@@ -311,15 +487,15 @@ static bool symbolic(struct sg_target *t, uint64_t addr, char **name, uint64_t *
 	free(dname);
 	if (!have_msym)
 		return false;
-	*name = strdup(msym);
+	*name = msym;
 	*start = mstart;
-	return *name != NULL;
+	return true;
 }
 
 void disas_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (!addr || plt_suffix(t, addr, buf, size))
+	if (!addr || plt_suffix(t, addr, buf, size) || got_plt_suffix(t, addr, buf, size))
 		return;
 	char *name;
 	uint64_t start;

@@ -4,7 +4,8 @@
 # - bt-c-O2 (tests/fixtures/bt.c): the main thread waits in libc's
 #   __libc_pause (libc6-dbg gives its DWARF), main calls through the PLT
 #   (<pause@plt>), reads globals RIP-relative ("# 0x... <bt_arrived>",
-#   "<stdout@GLIBC_2.2.5>", no name for a string in .rodata);
+#   "<stdout@GLIBC_2.2.5>", no name for a string in .rodata); libc's own
+#   functions show how gdb picks among aliases (disas-insn.c);
 # - bt-cc-O2 (bt.cc): C++ at -O2, main in two ranges (a .cold part), so
 #   "Address range" headers, offsets below the entry (<-99>), <main()+N>
 #   beside mangled names (<_ZN12_GLOBAL__N_16pipefdE>, <main.cold>);
@@ -90,6 +91,12 @@ else
 	compare "x/30i main" "${P[@]}" 'x/30i main'
 	compare "x/3i FUNCTION: gdb's name among aliases (__GI___pthread_enable_asynccancel)" \
 		"${P[@]}" 'x/3i __pthread_enable_asynccancel'
+	compare "x/50i _init: .init, then the PLT (<gettid@plt>, # <gettid@got.plt>)" \
+		"${P[@]}" 'x/50i _init'
+	compare "libc's pthread_create: aliases of data (__nptl_nthreads, __default_pthread_attr), <__GI_mprotect>" \
+		"${P[@]}" 'disassemble /r pthread_create'
+	compare "libc's __vfprintf_internal: ifunc PLT entries (<*ABS*+0x9d670@plt>), .dynsym names first" \
+		"${P[@]}" 'disassemble __vfprintf_internal'
 	compare "disassemble in another thread's frame (__GI___nanosleep)" \
 		"${P[@]}" 'thread 2' 'frame 1' 'disassemble' 'x/5i $pc'
 	compare "set disassembly-flavor intel: disassemble /r and x/i in Intel syntax" \
