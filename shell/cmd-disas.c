@@ -2,14 +2,9 @@
    instructions come from libopcodes (disas-insn.c); the layout of the dump
    is gdb's.  */
 #include <config.h>
-#include "data.h"
 #include "disas-insn.h"
 
-#include <elfutils/libdwfl.h>
-
 #include <ctype.h>
-#include <dwarf.h>
-#include <elf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
