@@ -14,11 +14,12 @@
 
 struct disas_opts {
 	bool raw;	/* /r or /b: the bytes */
+	bool source;	/* /s: source lines, in address order */
 };
 
 /* The modifiers after "disassemble": /r, /b (the same on x86, whose
-   instructions are bytes), several letters or several groups.  /m and /s
-   (source lines) are not done.  */
+   instructions are bytes), /s, several letters or several groups.  /m
+   (deprecated in gdb for /s) is not done.  */
 static struct sg_error *parse_modifiers(const char **argsp, struct disas_opts *o)
 {
 	const char *a = *argsp;
@@ -36,11 +37,12 @@ static struct sg_error *parse_modifiers(const char **argsp, struct disas_opts *o
 			case 'b':
 				o->raw = true;
 				break;
-			case 'm':
 			case 's':
-				return sg_error_format(SG_ERROR_USAGE,
-						       "disassemble /%c (source lines) is not supported yet",
-						       *a);
+				o->source = true;
+				break;
+			case 'm':
+				return sg_error_create(SG_ERROR_USAGE,
+						       "disassemble /m is not supported: use /s");
 			default:
 				return sg_error_create(SG_ERROR_USAGE, "Invalid disassembly modifier.");
 			}
@@ -63,7 +65,7 @@ static bool frame_pc(struct shell *sh, uint64_t *pc)
    are named (a range's).  */
 static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t start, uint64_t end,
 			     bool function, uint64_t entry, const struct disas_opts *o,
-			     struct sg_out *out)
+			     struct sg_out *out, uint64_t *next)
 {
 	uint64_t pc = 0;
 	bool have_pc = frame_pc(sh, &pc);
@@ -114,8 +116,132 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		free(bytes.s);
 		free(insn.text.s);
 		a += (uint64_t)insn.length;
+		if (next)
+			*next = a;
 	}
 	sg_out_array_end(out);
+	return err;
+}
+
+/* Whether LINE of FILE has code in SEEN (N pairs).  */
+struct file_line {
+	const char *file;
+	int line;
+};
+
+static bool has_code(const struct file_line *seen, size_t n, const char *file, int line)
+{
+	for (size_t i = 0; i < n; i++)
+		if (seen[i].line == line && !strcmp(seen[i].file, file))
+			return true;
+	return false;
+}
+
+/* disassemble /s over [LOW, HIGH), as gdb 13 does: in address order, each
+   run of instructions under its source line; the file's name before its
+   first line; before a line, the lines since the last one shown that no
+   instruction of the range will show (gdb's "preceding lines"), and at the
+   start the function's first line (its opening brace) down to the first
+   instruction's.  */
+static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint64_t low,
+				    uint64_t high, bool function, uint64_t entry,
+				    const struct disas_opts *o, struct sg_out *out)
+{
+	struct disas_sources *src = disas_sources_create();
+	if (!src)
+		return &sg_enomem;
+	/* First pass: the lines the range has code for.  */
+	struct file_line *seen = NULL;
+	size_t nseen = 0, cap = 0;
+	for (uint64_t pc = low; pc < high;) {
+		struct disas_insn insn;
+		struct sg_error *err = disas_decode(t, pc, &insn);
+		free(insn.text.s);
+		if (err) {
+			sg_error_destroy(err);
+			break;
+		}
+		struct disas_line dl;
+		if (disas_pc_line(src, t, pc, &dl) && !has_code(seen, nseen, dl.file, dl.line)) {
+			if (nseen == cap) {
+				size_t ncap = cap ? 2 * cap : 64;
+				struct file_line *p = realloc(seen, ncap * sizeof(*p));
+				if (!p) {
+					free(seen);
+					disas_sources_destroy(src);
+					return &sg_enomem;
+				}
+				seen = p;
+				cap = ncap;
+			}
+			seen[nseen++] = (struct file_line){ dl.file, dl.line };
+		}
+		pc += (uint64_t)insn.length;
+	}
+	/* The first row of the range (the opening brace), which may not
+	   be any instruction's line.  */
+	int first_row_line = disas_first_line(src, t, low, high);
+
+	struct sg_error *err = NULL;
+	const char *last_file = NULL;
+	int last_line = 0;
+	bool open = false;
+	sg_out_array_begin(out, "lines");
+	for (uint64_t pc = low; pc < high && !err;) {
+		struct disas_line dl;
+		bool have = disas_pc_line(src, t, pc, &dl);
+		const char *file = have ? dl.file : NULL;
+		bool new_line = false;
+		int from = 0, to = 0;	/* preceding lines to show */
+		if (!last_file ? file != NULL || !open : !file || strcmp(file, last_file) != 0) {
+			new_line = true;
+			if (last_line == 0 && have && first_row_line && first_row_line < dl.line) {
+				from = first_row_line;
+				to = dl.line;
+			}
+		} else if (have) {
+			if (dl.line > last_line + 1 && last_line != 0) {
+				int l = dl.line - 1;
+				while (l > last_line && !has_code(seen, nseen, file, l))
+					l--;
+				if (l < dl.line - 1) {
+					from = l + 1;
+					to = dl.line;
+				}
+			}
+			new_line = dl.line != last_line;
+		}
+		if (new_line) {
+			if (pc > low)
+				sg_out_printf(out, "\n");
+			if (open)
+				sg_out_object_end(out);
+			if (!last_file || !file || strcmp(file, last_file) != 0)
+				sg_out_printf(out, "%s:\n", file ? file : "unknown");
+			if (from > 0)
+				disas_print_source(src, file, from, to, out);
+			sg_out_object_begin(out, NULL);
+			open = true;
+			if (have) {
+				sg_out_string(out, "file", file);
+				sg_out_int(out, "line", dl.line);
+				disas_print_source(src, file, dl.line, dl.line + 1, out);
+			} else {
+				sg_out_printf(out, "--- no source info for this pc ---\n");
+			}
+		}
+		uint64_t end = have && dl.end ? (dl.end < high ? dl.end : high) : pc + 1;
+		uint64_t next = end;
+		err = dump(sh, t, pc, end, function, entry, o, out, &next);
+		pc = next;
+		last_file = file;
+		last_line = have ? dl.line : 0;
+	}
+	if (open)
+		sg_out_object_end(out);
+	sg_out_array_end(out);
+	disas_sources_destroy(src);
+	free(seen);
 	return err;
 }
 
@@ -182,7 +308,8 @@ static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 		sg_out_hex(out, "end", end);
 		sg_out_printf(out, "Dump of assembler code from 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
 			      start, end);
-		err = dump(sh, t, start, end, false, 0, &o, out);
+		err = o.source ? dump_source(sh, t, start, end, false, 0, &o, out)
+			       : dump(sh, t, start, end, false, 0, &o, out, NULL);
 		if (!err)
 			sg_out_printf(out, "End of assembler dump.\n");
 		return err;
@@ -216,7 +343,10 @@ static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 		if (fn.nranges > 1)
 			sg_out_printf(out, "Address range 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
 				      fn.ranges[i].start, fn.ranges[i].end);
-		err = dump(sh, t, fn.ranges[i].start, fn.ranges[i].end, true, fn.entry, &o, out);
+		err = o.source ? dump_source(sh, t, fn.ranges[i].start, fn.ranges[i].end, true,
+					     fn.entry, &o, out)
+			       : dump(sh, t, fn.ranges[i].start, fn.ranges[i].end, true, fn.entry,
+				      &o, out, NULL);
 		sg_out_object_end(out);
 	}
 	sg_out_array_end(out);

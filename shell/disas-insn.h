@@ -52,6 +52,31 @@ struct disas_function {
    address.".  */
 struct sg_error *disas_function_at(struct sg_target *t, uint64_t addr, struct disas_function *ret);
 
+/* ---- source lines, for disassemble /s (disas-source.c) ---- */
+
+/* The source files one dump reads, each once, and the line table of the
+   last unit asked about.  */
+struct disas_sources;
+struct disas_sources *disas_sources_create(void);
+void disas_sources_destroy(struct disas_sources *s);
+
+/* The line table row of PC as gdb's find_pc_line gives it: FILE (borrowed
+   from the module's DWARF), LINE, and END, where the next row starts.  */
+struct disas_line {
+	const char *file;
+	int line;
+	uint64_t end;	/* 0: unknown */
+};
+bool disas_pc_line(struct disas_sources *s, struct sg_target *t, uint64_t pc,
+		   struct disas_line *ret);
+/* The line of the first row of gdb's table in [LOW, HIGH) (a function's
+   opening brace), or 0.  */
+int disas_first_line(struct disas_sources *s, struct sg_target *t, uint64_t low, uint64_t high);
+/* Lines [FROM, TO) of FILE as gdb's list prints them, "42\ttext"; an
+   unreadable file's error once, then "42\tin FILE".  */
+void disas_print_source(struct disas_sources *s, const char *file, int from, int to,
+			struct sg_out *out);
+
 /* The name gdb gives C++ function SUB (cmd-x.c).  */
 char *cplus_linkage_name(Dwarf_Die *sub);
 
