@@ -405,13 +405,14 @@ static struct sg_error *cmd_show_flavor(struct sg_session *s, const char *args,
 }
 
 static const struct sg_command disas_cmds[] = {
-	{ .name = "disassemble", .synopsis = "disassemble[/r] [FUNCTION | ADDR | START,END | START,+LENGTH]",
+	{ .name = "disassemble", .synopsis = "disassemble[/rs] [FUNCTION | ADDR | START,END | START,+LENGTH]",
 	  .summary = "Disassemble a function or a range of memory",
 	  .details = "Without an argument, the function around the selected frame's pc; with one,\n"
 		     "the function containing that address (a name, an expression).  START,END\n"
 		     "and START,+LENGTH disassemble that range instead, END excluded.  The\n"
 		     "instruction at the selected frame's pc is marked \"=> \".\n"
-		     "/r (or /b) shows each instruction's bytes.  Calls and jumps name their\n"
+		     "/r (or /b) shows each instruction's bytes; /s the source lines, in\n"
+		     "address order, as gdb 13 does.  Calls and jumps name their\n"
 		     "target as gdb does: \"call   0x401126 <foo>\", and RIP-relative operands\n"
 		     "get a \"# 0x404028 <global>\" comment.  The syntax follows\n"
 		     "\"set disassembly-flavor\".  With --json: the instructions as objects\n"
