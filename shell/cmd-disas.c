@@ -278,10 +278,21 @@ static struct sg_error *eval_part(struct shell *sh, const char *text, size_t len
 	return err;
 }
 
+static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, const char *args,
+				   struct sg_out *out);
+
 static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 					struct sg_out *out, void *arg)
 {
-	struct shell *sh = arg;
+	disas_labels_begin();
+	struct sg_error *err = disassemble(arg, s, args, out);
+	disas_labels_end();
+	return err;
+}
+
+static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, const char *args,
+				   struct sg_out *out)
+{
 	struct disas_opts o = { 0 };
 	struct sg_error *err = parse_modifiers(&args, &o);
 	if (err)

@@ -427,7 +427,10 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	sg_out_int(out, "size", x.size);
 	if (x.fmt == 'i') {
 		x_last_insn_count = x.count;
-		return x_insns(sh, t, addr, &x, out);
+		disas_labels_begin();
+		err = x_insns(sh, t, addr, &x, out);
+		disas_labels_end();
+		return err;
 	}
 	if (x.fmt == 's') {
 		err = x_strings(sh, t, addr, &x, out);

@@ -24,7 +24,7 @@ enum disas_flavor disas_flavor = DISAS_ATT;
 /* Whether the section of MOD at runtime address ADDR is one of the PLT's
    (".plt", ".plt.sec", ".plt.got"); its runtime start into *START.  */
 static bool plt_section(Dwfl_Module *mod, uint64_t addr, Elf **elf_ret, GElf_Addr *bias_ret,
-			uint64_t *start)
+			uint64_t *start, uint64_t *entsize)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(mod, &bias);
@@ -42,6 +42,8 @@ static bool plt_section(Dwfl_Module *mod, uint64_t addr, Elf **elf_ret, GElf_Add
 		*elf_ret = elf;
 		*bias_ret = bias;
 		*start = sh.sh_addr + bias;
+		/* 16 bytes an entry, 8 in .plt.got.  */
+		*entsize = sh.sh_entsize >= 8 && sh.sh_entsize <= 16 ? sh.sh_entsize : 16;
 		return true;
 	}
 	return false;
@@ -87,25 +89,26 @@ static bool got_slot_name(Elf *elf, GElf_Addr got, char *buf, size_t size)
 }
 
 /* " <puts@plt+4>" for ADDR in a PLT, as gdb names the entries (the
-   synthetic symbols BFD makes): the entry of 16 bytes around ADDR holds a
-   "jmp *GOT(%rip)", whose GOT slot a relocation names.  */
+   synthetic symbols BFD makes): the entry around ADDR (16 bytes, 8 in
+   .plt.got) holds a "jmp *GOT(%rip)", whose GOT slot a relocation
+   names.  */
 static bool plt_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	struct sg_module *m = sg_target_module_at(t, addr);
 	Dwfl_Module *mod = m ? sg_module_dwfl(m) : NULL;
 	Elf *elf;
 	GElf_Addr bias;
-	uint64_t start;
-	if (!mod || !plt_section(mod, addr, &elf, &bias, &start))
+	uint64_t start, entsize;
+	if (!mod || !plt_section(mod, addr, &elf, &bias, &start, &entsize))
 		return false;
-	uint64_t entry = start + (addr - start) / 16 * 16;
+	uint64_t entry = start + (addr - start) / entsize * entsize;
 	unsigned char code[16];
-	struct sg_error *err = sg_target_read(t, entry, code, sizeof(code));
+	struct sg_error *err = sg_target_read(t, entry, code, entsize);
 	if (err) {
 		sg_error_destroy(err);
 		return false;
 	}
-	for (int i = 0; i + 6 <= 16; i++) {
+	for (int i = 0; i + 6 <= (int)entsize; i++) {
 		if (code[i] != 0xff || code[i + 1] != 0x25)
 			continue;
 		int32_t disp;
@@ -170,41 +173,98 @@ static size_t section_index(Elf *elf, GElf_Addr addr, bool *code)
 	return SHN_UNDEF;
 }
 
-/* One symbol of a module's table, as gdb's minimal symbols see it.  */
+/* ---- gdb's minimal symbols ----
+
+   A module's symbols sorted as gdb sorts its minimal symbols, by address
+   then name, built once per command (disas_labels_begin/end) and
+   searched as gdb searches them (lookup_minimal_symbol_by_pc_section).  */
+
 struct msym {
-	const char *name;
-	uint64_t start, size;
-	bool text;	/* a global code symbol: gdb's mst_text */
+	const char *name;	/* borrowed from the module's ELF */
+	uint64_t start, size;	/* runtime */
+	Elf *elf;		/* the file whose section SHNDX is */
+	GElf_Addr bias;
+	size_t shndx;
+	bool text;		/* a global code symbol: gdb's mst_text */
+	bool code;		/* in a code section */
 };
 
-/* Whether a symbol passes: defined, named, of a kind gdb keeps, at or
-   before ADDR (runtime; VALUE too).  */
-static bool symbol_kept(const GElf_Sym *sym, const char *name, GElf_Word shndx, uint64_t value,
-			uint64_t addr)
+struct msym_table {
+	Dwfl_Module *mod;
+	bool own;		/* the module's own file, not libdwfl's table */
+	struct msym *v;
+	size_t n;
+};
+
+#define MAX_TABLES 16
+struct disas_labels {
+	struct msym_table tables[MAX_TABLES];
+	size_t ntables;
+};
+
+/* The cache of the command that runs, or NULL.  */
+static struct disas_labels *labels;
+
+void disas_labels_begin(void)
 {
-	int type = GELF_ST_TYPE(sym->st_info);
-	return name && *name && shndx != SHN_UNDEF && shndx != SHN_ABS && value <= addr &&
-	       (type == STT_FUNC || type == STT_OBJECT || type == STT_NOTYPE ||
-		type == STT_GNU_IFUNC);
+	if (!labels)
+		labels = calloc(1, sizeof(*labels));
 }
 
-static struct msym make_msym(const GElf_Sym *sym, const char *name, uint64_t value, bool code)
+void disas_labels_end(void)
 {
-	int type = GELF_ST_TYPE(sym->st_info);
-	return (struct msym){ name, value, sym->st_size,
-			      code && type != STT_GNU_IFUNC && GELF_ST_BIND(sym->st_info) != STB_LOCAL };
+	if (!labels)
+		return;
+	for (size_t i = 0; i < labels->ntables; i++)
+		free(labels->tables[i].v);
+	free(labels);
+	labels = NULL;
 }
 
-/* Call FN with each defined symbol of MOD's table (libdwfl's: the debug
-   file's when there is one) at or before ADDR in ADDR's section; ARG is
-   FN's.  */
-static void each_symbol_before(Dwfl_Module *mod, uint64_t addr,
-			       void (*fn)(const struct msym *m, bool code, void *arg), void *arg)
+static bool section_is_code(Elf *elf, size_t shndx)
 {
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* Add SYM (NAME at runtime VALUE, section SHNDX of ELF) to T, if gdb makes
+   a minimal symbol of it.  */
+static void table_add(struct msym_table *t, size_t *cap, const GElf_Sym *sym, const char *name,
+		      uint64_t value, size_t shndx, Elf *elf, GElf_Addr bias)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	if (!name || !*name || shndx == SHN_UNDEF || shndx >= SHN_LORESERVE ||
+	    (type != STT_FUNC && type != STT_OBJECT && type != STT_NOTYPE && type != STT_GNU_IFUNC))
+		return;
+	if (t->n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 1024;
+		struct msym *v = realloc(t->v, ncap * sizeof(*v));
+		if (!v)
+			return;
+		t->v = v;
+		*cap = ncap;
+	}
+	bool code = section_is_code(elf, shndx);
+	t->v[t->n++] = (struct msym){ name, value, sym->st_size, elf, bias, shndx,
+				      code && type != STT_GNU_IFUNC &&
+					      GELF_ST_BIND(sym->st_info) != STB_LOCAL,
+				      code };
+}
+
+static int msym_cmp(const void *a, const void *b)
+{
+	const struct msym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* libdwfl's table of MOD (the debug file's when there is one).  */
+static void table_fill_dwfl(struct msym_table *t, Dwfl_Module *mod)
+{
+	size_t cap = 0;
 	int n = dwfl_module_getsymtab(mod);
-	Elf *sec_elf = NULL;	/* the file whose section index is in SEC */
-	size_t sec = SHN_UNDEF;
-	bool code = false;
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr value;
@@ -212,29 +272,19 @@ static void each_symbol_before(Dwfl_Module *mod, uint64_t addr,
 		Elf *elf;
 		Dwarf_Addr bias;
 		const char *s = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
-		if (!symbol_kept(&sym, s, shndx, value, addr))
-			continue;
-		if (elf != sec_elf) {
-			sec_elf = elf;
-			sec = section_index(elf, addr - bias, &code);
-		}
-		if (shndx != sec)
-			continue;
-		struct msym m = make_msym(&sym, s, value, code);
-		fn(&m, code, arg);
+		if (s && elf)
+			table_add(t, &cap, &sym, s, value, shndx, elf, bias);
 	}
 }
 
-/* The same over the module's own file ELF (BIAS: its load bias): its
-   .symtab, or without one its .dynsym, whose default versions gdb drops
-   ("__libc_single_threaded@@GLIBC_2.32" is __libc_single_threaded; see
-   minimal_symbol).  */
-static void each_file_symbol_before(Elf *elf, GElf_Addr bias, uint64_t addr,
-				    void (*fn)(const struct msym *m, bool code, void *arg),
-				    void *arg)
+/* The module's own file's table: its .symtab, or without one its
+   .dynsym.  */
+static void table_fill_own(struct msym_table *t, Dwfl_Module *mod)
 {
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
 	Elf_Scn *symscn = NULL;
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
+	for (Elf_Scn *scn = NULL; elf && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh))
 			continue;
@@ -249,124 +299,128 @@ static void each_file_symbol_before(Elf *elf, GElf_Addr bias, uint64_t addr,
 	Elf_Data *data = symscn ? elf_getdata(symscn, NULL) : NULL;
 	if (!data || !gelf_getshdr(symscn, &sh) || !sh.sh_entsize)
 		return;
-	bool code;
-	size_t sec = section_index(elf, addr - bias, &code);
-	size_t n = sh.sh_size / sh.sh_entsize;
+	size_t cap = 0, n = sh.sh_size / sh.sh_entsize;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		if (!gelf_getsym(data, (int)i, &sym))
-			continue;
-		const char *s = elf_strptr(elf, sh.sh_link, sym.st_name);
-		uint64_t value = sym.st_value + bias;
-		if (!symbol_kept(&sym, s, sym.st_shndx, value, addr) || sym.st_shndx != sec)
-			continue;
-		struct msym m = make_msym(&sym, s, value, code);
-		fn(&m, code, arg);
+		if (gelf_getsym(data, (int)i, &sym))
+			table_add(t, &cap, &sym, elf_strptr(elf, sh.sh_link, sym.st_name),
+				  sym.st_value + bias, sym.st_shndx, elf, bias);
 	}
 }
 
-struct msym_search {
-	uint64_t addr;
-	bool code;		/* ADDR is in a code section */
-	bool sized, unsized;	/* found one */
-	uint64_t sized_start, sized_end, unsized_start;
-	/* The second pass: the aliases at the chosen start.  */
-	uint64_t start;
-	bool want_sized;
-	struct msym aliases[32];
-	size_t naliases;
-};
-
-static void last_starts(const struct msym *m, bool code, void *arg)
+static struct msym_table *table_of(struct disas_labels *l, Dwfl_Module *mod, bool own)
 {
-	struct msym_search *ms = arg;
-	ms->code = code;
-	if (m->size) {
-		if (!ms->sized || m->start > ms->sized_start) {
-			ms->sized = true;
-			ms->sized_start = m->start;
-			ms->sized_end = m->start + m->size;
+	for (size_t i = 0; i < l->ntables; i++)
+		if (l->tables[i].mod == mod && l->tables[i].own == own)
+			return &l->tables[i];
+	if (l->ntables == MAX_TABLES) {
+		free(l->tables[0].v);
+		memmove(&l->tables[0], &l->tables[1], (MAX_TABLES - 1) * sizeof(l->tables[0]));
+		l->ntables--;
+	}
+	struct msym_table *t = &l->tables[l->ntables++];
+	*t = (struct msym_table){ .mod = mod, .own = own };
+	if (own)
+		table_fill_own(t, mod);
+	else
+		table_fill_dwfl(t, mod);
+	if (t->n)
+		qsort(t->v, t->n, sizeof(t->v[0]), msym_cmp);
+	return t;
+}
+
+/* Whether M is in the section of ADDR (cached per file in *ELF, *SEC).  */
+static bool in_section_of(const struct msym *m, uint64_t addr, Elf **elf, size_t *sec)
+{
+	if (m->elf != *elf) {
+		bool code;
+		*elf = m->elf;
+		*sec = section_index(m->elf, addr - m->bias, &code);
+	}
+	return *sec != SHN_UNDEF && m->shndx == *sec;
+}
+
+/* gdb's minimal symbol for ADDR in T: from the last symbol at or before
+   ADDR, walking back over other sections' symbols, a local code symbol
+   whose alias before it is global, and symbols without a size (the first
+   of them is kept); a sized symbol that does not cover ADDR gives the
+   sizeless one seen, or nothing.  A sizeless data symbol names nothing
+   (gdb's build_address_symbolic).  */
+static const struct msym *table_lookup(const struct msym_table *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	Elf *elf = NULL;
+	size_t sec = SHN_UNDEF;
+	ptrdiff_t i = (ptrdiff_t)lo - 1, zero = -1;
+	for (unsigned steps = 0; i >= 0 && steps < 100000; steps++) {
+		const struct msym *m = &t->v[i];
+		if (!in_section_of(m, addr, &elf, &sec)) {
+			i--;
+			continue;
 		}
-	} else if (!ms->unsized || m->start > ms->unsized_start) {
-		ms->unsized = true;
-		ms->unsized_start = m->start;
+		if (i > 0 && !m->text && t->v[i - 1].text && m->size == t->v[i - 1].size &&
+		    m->start == t->v[i - 1].start && m->shndx == t->v[i - 1].shndx) {
+			i--;
+			continue;
+		}
+		if (!m->size) {
+			if (zero < 0)
+				zero = i;
+			i--;
+			continue;
+		}
+		if (i > 0 && addr >= m->start + m->size && addr < t->v[i - 1].start + t->v[i - 1].size) {
+			i--;
+			continue;
+		}
+		break;
 	}
-}
-
-static void aliases_at(const struct msym *m, bool code, void *arg)
-{
-	(void)code;
-	struct msym_search *ms = arg;
-	if (m->start == ms->start && (m->size != 0) == ms->want_sized &&
-	    ms->naliases < sizeof(ms->aliases) / sizeof(ms->aliases[0]))
-		ms->aliases[ms->naliases++] = *m;
-}
-
-static int alias_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct msym *)a)->name, ((const struct msym *)b)->name);
-}
-
-/* gdb's choice in one symbol table, walked by EACH (over MOD, or ELF
-   with BIAS): see minimal_symbol.  */
-static bool msym_in_table(Dwfl_Module *mod, Elf *elf, GElf_Addr bias, uint64_t addr,
-			  struct msym *ret)
-{
-	struct msym_search ms = { .addr = addr };
-	if (elf)
-		each_file_symbol_before(elf, bias, addr, last_starts, &ms);
-	else
-		each_symbol_before(mod, addr, last_starts, &ms);
-	if (ms.sized && addr < ms.sized_end) {
-		ms.start = ms.sized_start;
-		ms.want_sized = true;
-	} else if (ms.unsized && ms.code && (!ms.sized || ms.unsized_start > ms.sized_start)) {
-		ms.start = ms.unsized_start;
-		ms.want_sized = false;
-	} else {
-		return false;
+	if (zero >= 0 && (i < 0 || !t->v[i].size))
+		i = zero;
+	if (i >= 0 && t->v[i].size && addr >= t->v[i].start + t->v[i].size) {
+		if (zero < 0)
+			return NULL;
+		i = zero;
 	}
-	if (elf)
-		each_file_symbol_before(elf, bias, addr, aliases_at, &ms);
-	else
-		each_symbol_before(mod, addr, aliases_at, &ms);
-	if (!ms.naliases)
-		return false;
-	qsort(ms.aliases, ms.naliases, sizeof(ms.aliases[0]), alias_cmp);
-	size_t hi = ms.naliases - 1;
-	while (hi > 0 && !ms.aliases[hi].text && ms.aliases[hi - 1].text &&
-	       ms.aliases[hi].size == ms.aliases[hi - 1].size)
-		hi--;
-	*ret = ms.aliases[hi];
-	return true;
+	if (i < 0 || (!t->v[i].size && !t->v[i].code))
+		return NULL;
+	return &t->v[i];
 }
 
-/* The symbol gdb names ADDR by (its "minimal symbol"), among the defined
-   symbols at or before ADDR in ADDR's section: the last one with a size,
-   if it covers ADDR; else the last one without a size after it (a label
-   in code); never one without a size in data (__data_start).  Among
-   aliases, gdb sorts them by name and takes the last, unless it is not a
-   global code symbol and the one before it is (with the same size):
-   __default_pthread_attr, not __GI___default_pthread_attr; mprotect, not
-   __mprotect.  The module's own file is searched first (libc.so.6's
-   .dynsym), its separate debug file's table wins only with a later
-   symbol: __libc_single_threaded, not the debug file's
-   __libc_single_threaded_internal.  Its name into *NAME (a new string
-   without a default version), its start into *START.  */
+/* The symbol gdb names ADDR by (its "minimal symbol"): the module's own
+   file is searched first (libc.so.6's .dynsym), its separate debug
+   file's table wins only with a later symbol: __libc_single_threaded,
+   not the debug file's __libc_single_threaded_internal.  Its name into
+   *NAME (a new string, without a default version "@@VER"), its start
+   into *START.  */
 static bool minimal_symbol(Dwfl_Module *mod, uint64_t addr, char **name, uint64_t *start)
 {
-	GElf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
-	struct msym own, debug;
-	bool have_own = elf && msym_in_table(mod, elf, bias, addr, &own);
-	bool have_debug = msym_in_table(mod, NULL, 0, addr, &debug);
-	if (!have_own && !have_debug)
+	bool temporary = !labels;
+	disas_labels_begin();
+	if (!labels)
 		return false;
-	const struct msym *m = have_own && (!have_debug || debug.start <= own.start) ? &own : &debug;
-	const char *at = strstr(m->name, "@@");
-	*name = at ? strndup(m->name, (size_t)(at - m->name)) : strdup(m->name);
-	*start = m->start;
-	return *name != NULL;
+	const struct msym *own = table_lookup(table_of(labels, mod, true), addr);
+	const struct msym *debug = table_lookup(table_of(labels, mod, false), addr);
+	const struct msym *m = own && (!debug || debug->start <= own->start) ? own : debug;
+	bool found = false;
+	if (m) {
+		const char *at = strstr(m->name, "@@");
+		*name = at ? strndup(m->name, (size_t)(at - m->name)) : strdup(m->name);
+		*start = m->start;
+		found = *name != NULL;
+	}
+	if (temporary)
+		disas_labels_end();
+	return found;
 }
 
 /* The module whose file covers ADDR: its mappings, or past them its

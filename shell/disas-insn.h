@@ -27,6 +27,11 @@ struct disas_insn {
    gdb's "Cannot access memory at address 0x...".  */
 struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_insn *ret);
 
+/* A command that names many addresses brackets its work with these: the
+   modules' symbol tables are then sorted once, not searched each time.  */
+void disas_labels_begin(void);
+void disas_labels_end(void);
+
 /* " <sym+off>" for ADDR as gdb writes it after an address in disassembly
    and x/i: the DWARF function around ADDR, unless a symbol of the symbol
    table starts at ADDR and the function does not (C: its linkage name, "__GI___nanosleep", else its name;

@@ -103,6 +103,8 @@ else
 		"${P[@]}" 'disassemble /r pthread_create'
 	compare "libc's __vfprintf_internal: ifunc PLT entries (<*ABS*+0x9d670@plt>), .dynsym names first" \
 		"${P[@]}" 'disassemble __vfprintf_internal'
+	compare "a range of 32 KiB across libc's functions (<malloc@plt> in .plt.got)" \
+		"${P[@]}" 'disassemble __vfprintf_internal,+0x8000'
 	compare "disassemble in another thread's frame (__GI___nanosleep)" \
 		"${P[@]}" 'thread 2' 'frame 1' 'disassemble' 'x/5i $pc'
 	compare "set disassembly-flavor intel: disassemble /r and x/i in Intel syntax" \
