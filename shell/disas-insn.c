@@ -6,9 +6,8 @@
 #include "disas-insn.h"
 #include "data.h"
 
-#include <dwarf.h>
-
 #include <dis-asm.h>
+#include <dwarf.h>
 #include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -22,7 +21,9 @@ enum disas_flavor disas_flavor = DISAS_ATT;
 /* ---- labels ---- */
 
 /* Whether the section of MOD at runtime address ADDR is one of the PLT's
-   (".plt", ".plt.sec", ".plt.got"); its runtime start into *START.  */
+   (".plt", ".plt.sec", ".plt.got"); its file into *ELF_RET with its bias,
+   its runtime start into *START, the size of its entries into
+   *ENTSIZE.  */
 static bool plt_section(Dwfl_Module *mod, uint64_t addr, Elf **elf_ret, GElf_Addr *bias_ret,
 			uint64_t *start, uint64_t *entsize)
 {
