@@ -278,53 +278,45 @@ static struct sg_error *eval_part(struct shell *sh, const char *text, size_t len
 	return err;
 }
 
-static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, const char *args,
-				   struct sg_out *out);
-
-static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
-					struct sg_out *out, void *arg)
+/* disassemble START,END and START,+LENGTH: COMMA is in ARGS.  */
+static struct sg_error *disassemble_range(struct shell *sh, struct sg_target *t, const char *args,
+					  const char *comma, const struct disas_opts *o,
+					  struct sg_out *out)
 {
-	disas_labels_begin();
-	struct sg_error *err = disassemble(arg, s, args, out);
-	disas_labels_end();
+	uint64_t start, end;
+	struct sg_error *err = eval_part(sh, args, (size_t)(comma - args), &start);
+	if (err)
+		return err;
+	const char *rest = comma + 1;
+	while (isspace((unsigned char)*rest))
+		rest++;
+	bool length = *rest == '+';
+	if ((err = eval_part(sh, rest + length, strlen(rest + length), &end)))
+		return err;
+	if (length)
+		end = start + end < start ? UINT64_MAX : start + end;
+	if (end > start && end - start > DISAS_MAX_BYTES)
+		return sg_error_format(SG_ERROR_USAGE,
+				       "range of %" PRIu64 " bytes: disassemble takes %u at most",
+				       end - start, DISAS_MAX_BYTES);
+	sg_out_hex(out, "start", start);
+	sg_out_hex(out, "end", end);
+	sg_out_printf(out, "Dump of assembler code from 0x%" PRIx64 " to 0x%" PRIx64 ":\n", start,
+		      end);
+	err = o->source ? dump_source(sh, t, start, end, false, 0, o, out)
+			: dump(sh, t, start, end, false, 0, o, out, NULL);
+	if (!err)
+		sg_out_printf(out, "End of assembler dump.\n");
 	return err;
 }
 
-static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, const char *args,
-				   struct sg_out *out)
+/* disassemble [FUNCTION | ADDR]: the function around ARGS, or around the
+   selected frame's pc.  */
+static struct sg_error *disassemble_function(struct shell *sh, struct sg_target *t,
+					     const char *args, const struct disas_opts *o,
+					     struct sg_out *out)
 {
-	struct disas_opts o = { 0 };
-	struct sg_error *err = parse_modifiers(&args, &o);
-	if (err)
-		return err;
-	struct sg_target *t = sg_session_target(s);
-	const char *comma = top_level_comma(args);
-	if (comma) {
-		uint64_t start, end;
-		if ((err = eval_part(sh, args, (size_t)(comma - args), &start)))
-			return err;
-		const char *rest = comma + 1;
-		while (isspace((unsigned char)*rest))
-			rest++;
-		bool length = *rest == '+';
-		if ((err = eval_part(sh, rest + length, strlen(rest + length), &end)))
-			return err;
-		if (length)
-			end = start + end < start ? UINT64_MAX : start + end;
-		if (end > start && end - start > DISAS_MAX_BYTES)
-			return sg_error_format(SG_ERROR_USAGE,
-					       "range of %" PRIu64 " bytes: disassemble takes %u at most",
-					       end - start, DISAS_MAX_BYTES);
-		sg_out_hex(out, "start", start);
-		sg_out_hex(out, "end", end);
-		sg_out_printf(out, "Dump of assembler code from 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
-			      start, end);
-		err = o.source ? dump_source(sh, t, start, end, false, 0, &o, out)
-			       : dump(sh, t, start, end, false, 0, &o, out, NULL);
-		if (!err)
-			sg_out_printf(out, "End of assembler dump.\n");
-		return err;
-	}
+	struct sg_error *err;
 	uint64_t addr;
 	if (*args) {
 		if ((err = shell_eval_address(sh, args, &addr)))
@@ -354,15 +346,49 @@ static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, cons
 		if (fn.nranges > 1)
 			sg_out_printf(out, "Address range 0x%" PRIx64 " to 0x%" PRIx64 ":\n",
 				      fn.ranges[i].start, fn.ranges[i].end);
-		err = o.source ? dump_source(sh, t, fn.ranges[i].start, fn.ranges[i].end, true,
-					     fn.entry, &o, out)
-			       : dump(sh, t, fn.ranges[i].start, fn.ranges[i].end, true, fn.entry,
-				      &o, out, NULL);
+		err = o->source ? dump_source(sh, t, fn.ranges[i].start, fn.ranges[i].end, true,
+					      fn.entry, o, out)
+				: dump(sh, t, fn.ranges[i].start, fn.ranges[i].end, true, fn.entry, o,
+				       out, NULL);
 		sg_out_object_end(out);
 	}
 	sg_out_array_end(out);
 	if (!err)
 		sg_out_printf(out, "End of assembler dump.\n");
+	return err;
+}
+
+static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, const char *args,
+				   struct sg_out *out)
+{
+	struct disas_opts o = { 0 };
+	struct sg_error *err = parse_modifiers(&args, &o);
+	if (err)
+		return err;
+	struct sg_target *t = sg_session_target(s);
+	const char *comma = top_level_comma(args);
+	/* "disassemble main," is main's dump, as in gdb: nothing after the
+	   comma is one argument.  */
+	char *single = NULL;
+	if (comma && !comma[1 + strspn(comma + 1, " \t")]) {
+		single = strndup(args, (size_t)(comma - args));
+		if (!single)
+			return &sg_enomem;
+		args = single;
+		comma = NULL;
+	}
+	err = comma ? disassemble_range(sh, t, args, comma, &o, out)
+		    : disassemble_function(sh, t, args, &o, out);
+	free(single);
+	return err;
+}
+
+static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
+					struct sg_out *out, void *arg)
+{
+	disas_labels_begin();
+	struct sg_error *err = disassemble(arg, s, args, out);
+	disas_labels_end();
 	return err;
 }
 

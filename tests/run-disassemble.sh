@@ -132,9 +132,16 @@ else
 	sg -p "$pid" -ex 'x/2i 0'
 	is "$STATUS:$OUT:$ERR" $'1:   0x0:\t:Cannot access memory at address 0x0' \
 		"x/2i 0: gdb's partial line, then its error"
-	sg -p "$pid" -ex 'disassemble main,'
+	compare "disassemble FUNCTION, (nothing after the comma) is the function, as in gdb" \
+		"${P[@]}" 'disassemble main_block,'
+	for c in 'disassemble main_block,nosuch' 'disassemble nosuch,+8'; do
+		sg -p "$pid" -ex "$c"
+		gdb_run -p "$pid" -- "$c"
+		is "$STATUS:$ERR" "1:$GDB_OUT" "bad range '$c': gdb's error"
+	done
+	sg -p "$pid" -ex 'disassemble ,+8'
 	is "$STATUS:$ERR" '1:Missing argument: "disassemble START,END".' \
-		"disassemble START, without an end is an error"
+		"disassemble without a START is an error"
 	sg -p "$pid" -ex 'disassemble 0,+0x100000000'
 	like "$STATUS:$ERR" '^1:range of 4294967296 bytes: disassemble takes [0-9]+ at most$' \
 		"a range of 4 GiB is refused"
