@@ -161,6 +161,12 @@ else
 		sg -p "$pid" --json -ex 'x/2i $pc'
 		is "$(jq -r '[.format, (.values | length), .values[0].current, .values[1].current] | join(" ")' <<<"$OUT")" \
 			"i 2 true false" "--json: x/2i marks the pc's instruction current"
+		sg -p "$pid" --json -ex 'disassemble /s main_block'
+		is "$(jq -r '[.ranges[0].lines[] | "\(.line):\(.instructions | length)"] | join(" ")' <<<"$OUT")" \
+			"$(sg -p "$pid" -ex 'disassemble /s main_block'; printf '%s\n' "$OUT" |
+				awk '/^[0-9]+\t/ { l = $1 } /^(   |=> )0x/ { n[l]++; if (!(l in seen)) { seen[l] = 1; order[++k] = l } }
+				     END { for (i = 1; i <= k; i++) printf "%s%s:%d", (i > 1 ? " " : ""), order[i], n[order[i]]; print "" }')" \
+			"--json: /s groups the instructions by line as the text does"
 		sg -p "$pid" --json -ex 'show disassembly-flavor'
 		is "$(jq -r '."disassembly-flavor"' <<<"$OUT")" att "--json: show disassembly-flavor"
 	else
