@@ -25,6 +25,9 @@ packages=(
 	autoconf automake libtool pkgconf make gcc g++
 	libdw-dev libelf-dev libiberty-dev libreadline-dev
 	zlib1g-dev
+	# disassemble and x/i: binutils' libopcodes (dis-asm.h), the
+	# disassembler gdb uses, so the text is gdb's (doc/design.md)
+	binutils-dev
 	# tests: gdb is the oracle, eu-stack and readelf check our answers,
 	# jq parses JSON, tmux drives the prompt, setpriv tests refusals,
 	# libc6-dbg gives libc a separate debug file to find

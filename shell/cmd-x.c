@@ -2,6 +2,7 @@
    (shell_eval_address in expr.c).  */
 #include <config.h>
 #include "data.h"
+#include "disas-insn.h"
 
 #include <ctype.h>
 #include <dwarf.h>
@@ -16,10 +17,14 @@
 /* Largest count we accept: a typo must not dump gigabytes.  */
 #define X_MAX_COUNT 65536
 
+/* The count of the last x/i, which a bare x repeats.  */
+static unsigned long x_last_insn_count = 1;
+
 /* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
    for one without (main, extern "C") its name and parameter types,
-   "main()".  New string, NULL if unnamed.  */
-static char *cplus_linkage_name(Dwarf_Die *sub)
+   "main()".  New string, NULL if unnamed.  Disassembly labels use it
+   too (disas-insn.c).  */
+char *cplus_linkage_name(Dwarf_Die *sub)
 {
 	Dwarf_Attribute a;
 	const char *ln = dwarf_formstring(dwarf_attr_integrate(sub, DW_AT_linkage_name, &a));
@@ -218,8 +223,14 @@ static struct sg_error *parse_x_spec(struct shell *sh, const char **argsp, struc
 	x->fmt = sh->x_format;
 	x->size = sh->x_size;
 	x->size_given = false;
-	if (*a != '/')
+	if (*a != '/') {
+		/* gdb repeats the last count too: after x/3i, x shows the next
+		   3 instructions.  (It does so for every format; spyglass for
+		   x/i only so far.)  */
+		if (x->fmt == 'i')
+			x->count = x_last_insn_count;
 		return NULL;
+	}
 	a++;
 	if (isdigit((unsigned char)*a)) {
 		char *end;
@@ -233,7 +244,7 @@ static struct sg_error *parse_x_spec(struct shell *sh, const char **argsp, struc
 		case 'h': x->size = 2; x->size_given = true; break;
 		case 'w': x->size = 4; x->size_given = true; break;
 		case 'g': x->size = 8; x->size_given = true; break;
-		case 'x': case 'd': case 'u': case 'o': case 't': case 'c': case 's': case 'a':
+		case 'x': case 'd': case 'u': case 'o': case 't': case 'c': case 's': case 'a': case 'i':
 			x->fmt = *a;
 			fmt_given = true;
 			break;
@@ -326,6 +337,56 @@ static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_
 	return NULL;
 }
 
+/* x/i: COUNT instructions from ADDR, as gdb lists them: "=> " on the
+   selected frame's pc, the address and its symbol ("<main+4>", as
+   disassemble names targets), a tab, the instruction.  */
+static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t addr,
+				const struct x_spec *x, struct sg_out *out)
+{
+	uint64_t pc = 0;
+	struct sg_error *err = shell_eval_address(sh, "$pc", &pc);
+	bool have_pc = !err;
+	sg_error_destroy(err);
+	err = NULL;
+	sg_out_array_begin(out, "values");
+	for (unsigned long i = 0; i < x->count; i++) {
+		struct disas_insn insn;
+		err = disas_decode(t, addr, &insn);
+		char lab[512];
+		disas_symbol_suffix(t, addr, lab, sizeof(lab));
+		if (err) {
+			/* gdb's partial line: the address, then the error.  */
+			free(insn.text.s);
+			sg_out_printf(out, "   0x%" PRIx64 "%s:\t", addr, lab);
+			break;
+		}
+		bool current = have_pc && pc == addr;
+		sg_out_printf(out, "%s0x%" PRIx64 "%s:\t%s\n", current ? "=> " : "   ", addr, lab,
+			      insn.text.s);
+		struct sg_buf_lite bytes = { 0 };
+		for (int k = 0; k < insn.length; k++) {
+			char h[4];
+			snprintf(h, sizeof(h), k ? " %02x" : "%02x", insn.bytes[k]);
+			lite_puts(&bytes, h);
+		}
+		sg_out_object_begin(out, NULL);
+		sg_out_hex(out, "address", addr);
+		sg_out_string(out, "bytes", bytes.s ? bytes.s : "");
+		sg_out_string(out, "text", insn.text.s);
+		sg_out_bool(out, "current", current);
+		sg_out_object_end(out);
+		free(bytes.s);
+		free(insn.text.s);
+		addr += (uint64_t)insn.length;
+	}
+	sg_out_array_end(out);
+	/* Like gdb, a bare x goes on after the last instruction shown, or
+	   at the one that could not be read.  */
+	sh->x_next = addr;
+	sh->x_next_valid = true;
+	return err;
+}
+
 /* gdb's wording for unreadable memory, naming the first bad address.  */
 static struct sg_error *gdb_fault(struct sg_error *err)
 {
@@ -358,12 +419,19 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	}
 	struct sg_target *t = sg_session_target(s);
 	sh->x_format = x.fmt;
-	if (x.fmt != 's')
+	if (x.fmt != 's' && x.fmt != 'i')
 		sh->x_size = x.size;
 	sg_out_hex(out, "address", addr);
 	char fmts[2] = { x.fmt, '\0' };
 	sg_out_string(out, "format", fmts);
 	sg_out_int(out, "size", x.size);
+	if (x.fmt == 'i') {
+		x_last_insn_count = x.count;
+		disas_labels_begin();
+		err = x_insns(sh, t, addr, &x, out);
+		disas_labels_end();
+		return err;
+	}
 	if (x.fmt == 's') {
 		err = x_strings(sh, t, addr, &x, out);
 		sh->x_next_valid = !err;
@@ -450,7 +518,7 @@ static const struct sg_command x_cmd = {
 	.name = "x", .synopsis = "x[/NFU] [ADDRESS]", .summary = "Examine memory",
 	.details = "N is a count, F a format and U a unit size, as in gdb.\n"
 		   "Formats: x hex, d decimal, u unsigned, o octal, t binary, c char,\n"
-		   "s string, a address.  Sizes: b byte, h halfword (2), w word (4), g giant (8).\n"
+		   "s string, a address, i instruction.  Sizes: b byte, h halfword (2), w word (4), g giant (8).\n"
 		   "ADDRESS is an expression, in the selected frame: a pointer's value, where\n"
 		   "an array or function is, or an integer (x/s p follows the char *p).\n"
 		   "Without ADDRESS, x goes on after the last address examined.",
