@@ -17,9 +17,6 @@
 /* Largest count we accept: a typo must not dump gigabytes.  */
 #define X_MAX_COUNT 65536
 
-/* The count of the last x/i, which a bare x repeats.  */
-static unsigned long x_last_insn_count = 1;
-
 /* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
    for one without (main, extern "C") its name and parameter types,
    "main()".  New string, NULL if unnamed.  Disassembly labels use it
@@ -225,10 +222,8 @@ static struct sg_error *parse_x_spec(struct shell *sh, const char **argsp, struc
 	x->size_given = false;
 	if (*a != '/') {
 		/* gdb repeats the last count too: after x/3i, x shows the next
-		   3 instructions.  (It does so for every format; spyglass for
-		   x/i only so far.)  */
-		if (x->fmt == 'i')
-			x->count = x_last_insn_count;
+		   3 instructions, after x/2dw the next two words.  */
+		x->count = sh->x_count ? sh->x_count : 1;
 		return NULL;
 	}
 	a++;
@@ -425,8 +420,8 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	char fmts[2] = { x.fmt, '\0' };
 	sg_out_string(out, "format", fmts);
 	sg_out_int(out, "size", x.size);
+	sh->x_count = x.count;
 	if (x.fmt == 'i') {
-		x_last_insn_count = x.count;
 		disas_labels_begin();
 		err = x_insns(sh, t, addr, &x, out);
 		disas_labels_end();
@@ -496,8 +491,8 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 		free(b.s);
 	}
 	sg_out_array_end(out);
-	free(buf);
 	if (faulted) {
+		free(buf);
 		/* gdb's partial line: the failing item's label and tab, then
 		   the error.  */
 		if (count % per_line == 0) {
@@ -511,7 +506,11 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	sg_out_printf(out, "\n");
 	sh->x_next = addr + total;
 	sh->x_next_valid = true;
-	return NULL;
+	/* gdb's $_, the last unit's address, and $__, its contents.  */
+	uint64_t last = 0;
+	memcpy(&last, buf + (count - 1) * x.size, x.size);
+	free(buf);
+	return shell_set_examined(sh, t, addr + (count - 1) * x.size, x.size, last);
 }
 
 static const struct sg_command x_cmd = {

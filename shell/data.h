@@ -185,6 +185,10 @@ struct scalar {
 };
 struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const char *text,
 				   struct scalar *ret);
+/* After x: gdb's $_ (the last unit's ADDRESS, a pointer to an integer
+   of SIZE bytes) and $__ (its contents, BITS).  */
+struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint64_t address,
+				    int size, uint64_t bits);
 /* printf "FORMAT", ARGS... (printf.c).  */
 struct sg_error *shell_cmd_printf(struct sg_session *s, const char *args, struct sg_out *out,
 				  void *arg);

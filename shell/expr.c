@@ -1665,3 +1665,39 @@ struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const 
 	ret->f = is_signed ? (long double)(int64_t)ret->i : (long double)ret->i;
 	return NULL;
 }
+
+struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint64_t address,
+				    int size, uint64_t bits)
+{
+	/* gdb's intN_t are integers, never characters: an int holds the
+	   narrower ones, sign-extended.  */
+	static const char *const c_names[] = { "int", "int", "int", "long" };
+	static const char *const gdb_names[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
+	static const char *const ptr_names[] = { "int8_t *", "int16_t *", "int32_t *", "int64_t *" };
+	int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+	if (size < 8 && (bits >> (size * 8 - 1)) & 1)
+		bits |= ~UINT64_C(0) << (size * 8);
+	struct expr e = { sh, t, "", 0 };
+	struct xval x;
+	const char *c = dwarf_base_name(c_names[k]);
+	struct sg_error *err = integer_value(&e, c ? c : c_names[k], bits, &x);
+	if (err) {
+		/* A program without such a type in its DWARF: no $_.  */
+		sg_error_destroy(err);
+		return NULL;
+	}
+	x.type_name = gdb_names[k];
+	if ((err = convenience_set(sh, "__", &x)))
+		return err;
+	/* $_ points at an integer of the unit's own size (gdb's int8_t is
+	   an integer; a byte here is a signed char).  */
+	static const char *const sized[] = { "signed char", "short int", "int", "long int" };
+	if ((err = integer_value(&e, sized[k], 0, &x))) {
+		sg_error_destroy(err);
+		return NULL;
+	}
+	x.type_name = ptr_names[k];
+	x.ptr_depth = 1;
+	x.v.bits = address;
+	return convenience_set(sh, "_", &x);
+}

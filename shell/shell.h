@@ -22,6 +22,7 @@ struct shell {
 	int x_size;
 	uint64_t x_next;
 	bool x_next_valid;
+	unsigned long x_count;	/* the last count, which a bare x repeats */
 };
 
 /* Exit statuses: 1 the last command (or -x file) failed; 2 fatal (the -p

@@ -56,8 +56,14 @@ displays=('info display' 'display g_int' 'display/x g_int' 'display g_pt' 'displ
 	  'display' 'delete display 3' 'info display' 'display/x g_pt' 'display' 'undisplay 1-4'
 	  'info display' 'display g_arr[1] + 1' 'display' 'undisplay' 'info display')
 
+# x sets $_ (the last unit's address, typed) and $__ (its contents), and
+# a bare x repeats the count.
+examined=('print $_' 'x/2dw &g_arr' 'x' 'print $_' 'print $__' 'x/3xb &g_int' 'print $_' 'print $__'
+	  'whatis $_' 'whatis $__' 'x/2xh &g_short' 'print $__ + 1' 'print *$_' 'x/xg &g_long'
+	  'print $__' 'whatis $__')
+
 if have_gdb; then
-	for set in history conv printfs displays; do
+	for set in history conv printfs displays examined; do
 		declare -n cmds=$set
 		sg_out=$(both "$SG_BIN" -nx -batch -p "$pid" -- "${cmds[@]}")
 		gdb_out=$(both "$GDB" -nx -batch -p "$pid" -- "${cmds[@]}")

@@ -53,7 +53,7 @@ like "$OUT" "^sg_counter \+ 2 in section \.data of .*/sg-threads$" "info symbol 
 
 # gdb remembers format and address: a bare x continues.
 sg -p "$pid" -ex 'x/2dw &sg_array' -ex 'x'
-like "$OUT" $'<sg_array\\+8>:\t2$' "bare x continues after the last address with the last format"
+like "$OUT" $'<sg_array\\+8>:\t2\t0$' "bare x continues after the last address with the last format and count"
 
 # Unreadable memory: a null pointer, a garbage pointer read from the target,
 # and a read that crosses from a mapped page into an unmapped one.
@@ -83,7 +83,7 @@ like "$ERR" "Invalid number or format letter 'q'" "bad format letter"
 sg -p "$pid" -ex 'x/x nosuch_symbol'
 is "$ERR" 'No symbol "nosuch_symbol" in current context.' "unknown symbol"
 sg -p "$pid" -ex 'x/xg $sp' -ex 'x/i $pc'
-like "$ERR" "Invalid number or format letter 'i'" "x/i is not supported yet"
+like "$OUT" $'\n=> 0x[0-9a-f]+ <[^>]+>:\t' "x/i shows the instruction at the pc, marked (run-disassemble compares with gdb)"
 sg -p "$pid" -ex 'x/xg $nosuchreg'
 is "$ERR" "Value can't be converted to integer." "an unknown register is a void convenience variable: gdb's error"
 
