@@ -102,17 +102,29 @@ norm_json() {
 # call to restart may be recorded at the syscall instruction, 2 bytes
 # before where the live process showed it (seen once in 3.14d's ctypes
 # thread); the function and the frames above are the same.
+#
+# And without stacks.py's spinner thread, which holds the GIL and spins:
+# the SIGCONT that lets the fatal signal in lets it run on a second CPU
+# until the group exit reaches it, so its innermost frames may have moved
+# on (187 "x += 1" live, 188 "x -= 1" in the core, once in CI under
+# load).  gcore's cores and the live answers keep it.
 by_tid() {
 	local l
 	while IFS= read -r l; do
 		if [[ $l == '{'* ]]; then
-			jq -c 'if has("threads") then .threads |= (sort_by(.tid) | map(del(.id)
+			jq -c 'if has("threads") then .threads |= map(select(any(.frames[]?; .function == "spinner") | not)) else . end
+			       | if has("threads") then .threads |= (sort_by(.tid) | map(del(.id)
 				| if .frames[0].kind == "native" then .frames[0] |= del(.pc) else . end))
 			       elif has("tid") then del(.id) else . end' <<<"$l"
 		else
 			printf '%s\n' "$l"
 		fi
 	done | awk '
+		# py-bt names the spinner in its thread line; a native
+		# block (sorted below) has it in a frame.
+		/^Thread / { skip = 0 }
+		/^Thread \(LWP [0-9]+\) "spinner"/ { skip = 1 }
+		skip { next }
 		/^Thread [0-9]+ \(LWP [0-9]+/ {
 			match($0, /LWP [0-9]+/)
 			key = sprintf("%012d", substr($0, RSTART + 4, RLENGTH - 4))
@@ -120,12 +132,12 @@ by_tid() {
 			keys[++n] = key
 		}
 		/^$/ { next }
-		n { block[key] = block[key] $0 "\n"; next }
+		n { block[key] = block[key] $0 "\n"; if ($0 ~ /[ \t]spinner (at|\()/) spin[key] = 1; next }
 		{ print }
 		END {
 			asort(keys)
 			for (i = 1; i <= n; i++)
-				if (i == 1 || keys[i] != keys[i - 1])
+				if ((i == 1 || keys[i] != keys[i - 1]) && !spin[keys[i]])
 					printf "%s", block[keys[i]]
 		}'
 }
