@@ -920,6 +920,11 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, struct 
 	} else if (!err) {
 		struct linespec fn = { 0 };
 		err = function_spec(t, rest, &fn);
+		if (err && sg_error_code(err) == SG_ERROR_LOOKUP) {
+			sg_error_destroy(err);
+			err = NULL;
+			fn.no_line = true;
+		}
 		if (!err && (fn.no_line || !file_matches(file, fn.sym.name, fn.sym.path)))
 			err = sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined in \"%s\".",
 					      rest, file);
@@ -1006,6 +1011,20 @@ static struct sg_error *spec_for_list(struct shell *sh, const char *text, struct
 	return err;
 }
 
+/* "0x... is in f (file.c:12)." before the lines of "list *ADDR".  */
+static void say_where(struct shell *sh, uint64_t addr, const struct linespec *l, struct sg_out *out)
+{
+	struct sg_symbol sym;
+	struct sg_error *err = sg_symbolize(sg_session_target(sh->session), addr, &sym);
+	if (!err)
+		sg_out_printf(out, "0x%" PRIx64 " is in %s (%s:%d).\n", addr, sym.name, l->sym.name,
+			      l->line);
+	else
+		sg_out_printf(out, "0x%" PRIx64 " is at %s:%d.\n", addr, l->sym.name, l->line);
+	sg_error_destroy(err);
+	sg_out_hex(out, "address", addr);
+}
+
 static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct sg_out *out,
 				 void *arg)
 {
@@ -1023,6 +1042,8 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 	struct linespec a = { 0 }, b = { 0 };
 	if (!comma) {
 		err = spec_for_list(sh, trim(copy), &a);
+		if (!err && a.has_addr && trim(copy)[0] == '*')
+			say_where(sh, a.addr, &a, out);
 		if (!err) {
 			int first = centred_first(a.line);
 			err = print_lines(sh, &a.sym, first, last_of(first), out);
@@ -1211,7 +1232,7 @@ static struct sg_error *info_line_of(struct shell *sh, const struct symtab *s, i
 {
 	uint64_t start, end;
 	int found;
-	if (!line_rows(s, line, &start, &end, &found)) {
+	if (line <= 0 || !line_rows(s, line, &start, &end, &found)) {
 		/* Said, not an error, in gdb.  */
 		sg_out_printf(out, "Line number %d is out of range for \"%s\".\n", line, s->name);
 		sg_out_string(out, "file", s->name);

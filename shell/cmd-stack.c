@@ -489,6 +489,15 @@ static struct sg_error *frame_spec_level(struct sg_session *s, struct shell *sh,
 				return NULL;
 			}
 		}
+		/* gdb tells a function that is nowhere from one not on the
+		   stack.  */
+		struct sg_symbol sym;
+		err = sg_lookup_symbol(sg_session_target(s), name, &sym);
+		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+			sg_error_destroy(err);
+			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", name);
+		}
+		sg_error_destroy(err);
 		return sg_error_format(SG_ERROR_LOOKUP, "No frame for function \"%s\".", name);
 	}
 	/* The rest as "info frame" takes them.  */
