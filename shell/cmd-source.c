@@ -451,6 +451,15 @@ static struct source_state {
 	   "No such file" once, then "N\tin FILE".  */
 	struct symtab visited;
 	bool visited_error;
+	/* The last frame shown (or gdb's at the attach): where "info line N"
+	   looks for line N.  */
+	struct symtab shown;
+	bool have_shown;
+	/* Where each file was found (recorded path, found path), as gdb
+	   keeps a symtab's full name: "directory" and "set|unset
+	   substitute-path" forget them.  */
+	char **found;
+	size_t nfound;
 	unsigned listsize;	/* 0: unlimited */
 	char **dirs;		/* "directory": before $cdir and $cwd */
 	size_t ndirs;
@@ -468,6 +477,49 @@ static void forget_visited(void)
 	state.visited_error = false;
 }
 
+static void forget_found(void)
+{
+	for (size_t i = 0; i < 2 * state.nfound; i++)
+		free(state.found[i]);
+	free(state.found);
+	state.found = NULL;
+	state.nfound = 0;
+}
+
+static const char *found_path(const char *path)
+{
+	for (size_t i = 0; i < state.nfound; i++)
+		if (!strcmp(state.found[2 * i], path))
+			return state.found[2 * i + 1];
+	return NULL;
+}
+
+static void remember_found(const char *path, const char *where)
+{
+	for (size_t i = 0; i < state.nfound; i++)
+		if (!strcmp(state.found[2 * i], path)) {
+			char *w = strdup(where);
+			if (w) {
+				free(state.found[2 * i + 1]);
+				state.found[2 * i + 1] = w;
+			}
+			return;
+		}
+	char **f = realloc(state.found, 2 * (state.nfound + 1) * sizeof(*f));
+	if (!f)
+		return;
+	state.found = f;
+	char *a = strdup(path), *b = strdup(where);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	f[2 * state.nfound] = a;
+	f[2 * state.nfound + 1] = b;
+	state.nfound++;
+}
+
 /* ---- finding and reading the file ---- */
 
 /* PATH with the first matching substitute-path rule applied, as a new
@@ -477,8 +529,7 @@ static char *rewrite_path(const char *path)
 {
 	for (size_t i = 0; i < state.nsubs; i++) {
 		size_t n = strlen(state.subs[i].from);
-		if (strncmp(path, state.subs[i].from, n) || (path[n] && path[n] != '/' && n &&
-							      state.subs[i].from[n - 1] != '/'))
+		if (strncmp(path, state.subs[i].from, n) || (path[n] && path[n] != '/'))
 			continue;
 		char *s;
 		if (asprintf(&s, "%s%s", state.subs[i].to, path + n) < 0)
@@ -557,67 +608,83 @@ static int read_text(const char *path, struct text *ret)
 	return 0;
 }
 
-static int try_path(const char *path, struct text *ret)
-{
-	return path ? read_text(path, ret) : ENOENT;
-}
-
 /* Open the file of S as gdb looks for it; its errno when it is nowhere
    (the first candidate's: the recorded path's).  */
+static int search_source(const struct symtab *s, struct text *ret);
+
 static int open_source(const struct symtab *s, struct text *ret)
 {
-	int first_err = 0;
-	char *re = rewrite_path(s->path);
-	if (re) {
-		first_err = try_path(re, ret);
-		free(re);
-		if (!first_err)
-			return 0;
-	}
-	int e = s->path[0] == '/' ? try_path(s->path, ret) : ENOENT;
-	if (!e)
+	const char *known = found_path(s->path);
+	if (known && read_text(known, ret) == 0)
 		return 0;
-	if (!first_err)
-		first_err = e;
-	const char *dir = comp_dir((Dwarf_Die *)&s->cu);
-	const char *base = strrchr(s->path, '/');
-	base = base ? base + 1 : s->path;
-	/* The name relative to the compilation directory, or the whole
-	   absolute one: what is looked for under each directory.  */
-	const char *rel = s->path;
-	size_t dl = dir ? strlen(dir) : 0;
-	if (dl && !strncmp(rel, dir, dl) && rel[dl] == '/')
-		rel += dl + 1;
+	int e = search_source(s, ret);
+	if (!e)
+		remember_found(s->path, ret->path);
+	return e;
+}
+
+/* Try NAME under each directory of the source path (DIRNAME for $cdir,
+   NULL: none); an absolute NAME first as it is.  */
+static int try_in_path(const char *name, const char *dirname, struct text *ret)
+{
+	if (name[0] == '/' && read_text(name, ret) == 0)
+		return 0;
 	char cwd[PATH_MAX];
 	size_t ndirs = state.ndirs + 2;
 	for (size_t i = 0; i < ndirs; i++) {
 		const char *d = i < state.ndirs ? state.dirs[i] : i == state.ndirs ? "$cdir" : "$cwd";
-		char *cdir_re = NULL;
 		if (!strcmp(d, "$cdir")) {
-			if (!dir)
+			if (!dirname)
 				continue;
-			cdir_re = rewrite_path(dir);
-			d = cdir_re ? cdir_re : dir;
+			d = dirname;
 		} else if (!strcmp(d, "$cwd")) {
 			if (!getcwd(cwd, sizeof(cwd)))
 				continue;
 			d = cwd;
 		}
-		const char *names[2] = { rel, base };
-		for (int k = 0; k < 2; k++) {
-			char *p;
-			if (asprintf(&p, "%s/%s", d, names[k] + (names[k][0] == '/')) < 0)
-				continue;
-			e = try_path(p, ret);
-			free(p);
-			if (!e) {
-				free(cdir_re);
-				return 0;
-			}
-		}
-		free(cdir_re);
+		char *p;
+		if (asprintf(&p, "%s/%s", d, name + (name[0] == '/')) < 0)
+			continue;
+		int e = read_text(p, ret);
+		free(p);
+		if (!e)
+			return 0;
 	}
-	return first_err ? first_err : ENOENT;
+	return ENOENT;
+}
+
+/* Look for the file of S as gdb does: the compilation directory and the
+   name rewritten by the substitute-path rules; the name in each
+   directory of the source path; the compilation directory joined to the
+   name, literally then in each directory; the base name in each; and
+   last the joined path rewritten as a whole (gdb's fallback full name,
+   which it opens when a line number was asked for).  */
+static int search_source(const struct symtab *s, struct text *ret)
+{
+	const char *dir = comp_dir((Dwarf_Die *)&s->cu);
+	char *dir_re = dir ? rewrite_path(dir) : NULL;
+	const char *dirname = dir_re ? dir_re : dir;
+	char *name_re = rewrite_path(s->path);
+	const char *name = name_re ? name_re : s->path;
+	int e = try_in_path(name, dirname, ret);
+	char *joined = NULL;
+	if (e && dirname && name[0] != '/' && asprintf(&joined, "%s/%s", dirname, name) >= 0)
+		e = try_in_path(joined, dirname, ret);
+	if (e) {
+		const char *base = strrchr(name, '/');
+		if (base)
+			e = try_in_path(base + 1, dirname, ret);
+	}
+	if (e && joined) {
+		char *whole = rewrite_path(joined);
+		if (whole)
+			e = read_text(whole, ret);
+		free(whole);
+	}
+	free(joined);
+	free(name_re);
+	free(dir_re);
+	return e ? ENOENT : 0;
 }
 
 /* The found file's full name as gdb shows it ("Located in"): its
@@ -652,8 +719,7 @@ static void set_current(const struct symtab *s, int line)
 	state.centre = true;
 }
 
-/* Print lines [FIRST, LAST] of S (LAST 0: to the end of the file) as
-   gdb does, and make them the last listed.  A missing file gives one
+/* Print lines [FIRST, LAST] of S (none when LAST < FIRST) as gdb does, and make them the last listed.  A missing file gives one
    "FIRST\tFILE: error" message on stderr, then "FIRST\tin FILE".  An
    error if FIRST is past the end of the file.  */
 static struct sg_error *print_lines(struct shell *sh, const struct symtab *s, int first, int last,
@@ -701,7 +767,7 @@ static struct sg_error *print_lines(struct shell *sh, const struct symtab *s, in
 		text_free(&x);
 		return err;
 	}
-	if (last <= 0 || (size_t)last > x.nlines)
+	if ((size_t)last > x.nlines)
 		last = (int)x.nlines;
 	char *full = full_name(x.path);
 	sg_out_string(out, "fullname", full);
@@ -728,7 +794,7 @@ static struct sg_error *print_lines(struct shell *sh, const struct symtab *s, in
 	sg_out_array_end(out);
 	text_free(&x);
 	state.first = state.last = first;
-	state.line = last + 1;
+	state.line = last >= first ? last + 1 : first;
 	(void)sh;
 	return NULL;
 }
@@ -755,6 +821,7 @@ static void attach_location(struct shell *sh, struct sg_target *t)
 	const struct sg_frame *f = sg_stack_count(st) ? sg_stack_frame(st, 0) : NULL;
 	if (f && frame_symtab(t, f, &s)) {
 		set_current(&s, f->line);
+		state.have_shown = !symtab_copy(&state.shown, &s);
 		/* gdb looked for the file then, and said if it was missing.  */
 		struct text x = { 0 };
 		int e = open_source(&s, &x);
@@ -779,6 +846,9 @@ static void sync_target(struct shell *sh)
 	symtab_clear(&state.cur);
 	state.first = state.last = state.line = 0;
 	forget_visited();
+	forget_found();
+	symtab_clear(&state.shown);
+	state.have_shown = false;
 	if (!t)
 		return;
 	if (sg_target_set_data(t, &target_mark_key, &target_mark, NULL))
@@ -793,6 +863,7 @@ void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct 
 	struct symtab s = { 0 };
 	if (!t || !frame_symtab(t, f, &s))
 		return;
+	state.have_shown = !symtab_copy(&state.shown, &s);
 	/* The line alone; the JSON of the frame has its file and line.  */
 	if (sg_out_json(out)) {
 		set_current(&s, f->line);
@@ -866,7 +937,8 @@ static struct sg_error *function_spec(struct sg_target *t, const char *name, str
 
 /* Where SPEC points: N, FUNCTION, FILE:N, FILE:FUNCTION or *ADDRESS; N
    in the current file.  */
-static struct sg_error *resolve_spec(struct shell *sh, const char *spec, struct linespec *ret)
+static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool shown,
+				     struct linespec *ret)
 {
 	struct sg_target *t = sg_session_target(sh->session);
 	memset(ret, 0, sizeof(*ret));
@@ -891,9 +963,11 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, struct 
 		return NULL;
 	}
 	if (all_digits(spec)) {
-		if (!state.have)
+		/* In the current file; for info line, in the last frame's.  */
+		const struct symtab *in = shown && state.have_shown ? &state.shown : &state.cur;
+		if (!state.have && !(shown && state.have_shown))
 			return sg_error_create(SG_ERROR_LOOKUP, "No symbol table is loaded.  Use the \"file\" command.");
-		struct sg_error *err = symtab_copy(&ret->sym, &state.cur);
+		struct sg_error *err = symtab_copy(&ret->sym, in);
 		if (!err)
 			err = parse_line_number(spec, &ret->line);
 		return err;
@@ -1003,7 +1077,7 @@ static char *trim(char *s)
 
 static struct sg_error *spec_for_list(struct shell *sh, const char *text, struct linespec *ret)
 {
-	struct sg_error *err = resolve_spec(sh, text, ret);
+	struct sg_error *err = resolve_spec(sh, text, false, ret);
 	if (!err && ret->no_line) {
 		spec_clear(ret);
 		err = sg_error_format(SG_ERROR_LOOKUP, "No line number known for %s.", text);
@@ -1074,8 +1148,11 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 				if (!err && !symtab_same(&a.sym, &b.sym))
 					err = sg_error_create(SG_ERROR_USAGE,
 							      "Specified first and last lines are in different files.");
-				if (!err && b.line >= a.line)
-					err = print_lines(sh, &a.sym, a.line, b.line, out);
+				/* FIRST above LAST lists nothing, but says a missing
+				   file is missing, as gdb.  */
+				if (!err)
+					err = print_lines(sh, &a.sym, a.line,
+							  b.line >= a.line ? b.line : a.line - 1, out);
 			} else if (!err) {
 				err = print_lines(sh, &a.sym, a.line, last_of(a.line), out);
 			}
@@ -1260,7 +1337,7 @@ static struct sg_error *cmd_info_line(struct sg_session *s, const char *args, st
 		return info_line_of(sh, &state.cur, state.last ? state.last : state.line, out);
 	}
 	struct linespec l;
-	struct sg_error *err = resolve_spec(sh, args, &l);
+	struct sg_error *err = resolve_spec(sh, args, true, &l);
 	if (err)
 		return err;
 	if (l.no_line) {
@@ -1367,7 +1444,9 @@ static struct sg_error *cmd_directory(struct sg_session *s, const char *args, st
 				      void *arg)
 {
 	struct shell *sh = arg;
+	sync_target(sh);
 	forget_visited();
+	forget_found();
 	if (!*args) {
 		clear_dirs();
 	} else {
@@ -1464,6 +1543,8 @@ static void delete_rule(size_t i)
 static struct sg_error *cmd_set_substitute_path(struct sg_session *s, const char *args,
 						struct sg_out *out, void *arg)
 {
+	/* What the attach found stays found, or not, until now.  */
+	sync_target(arg);
 	char **w;
 	size_t n;
 	struct sg_error *err = split_args(args, &w, &n);
@@ -1477,6 +1558,12 @@ static struct sg_error *cmd_set_substitute_path(struct sg_session *s, const char
 	if (!*w[0]) {
 		free_args(w, n);
 		return sg_error_create(SG_ERROR_USAGE, "First argument must be at least one character long");
+	}
+	/* gdb keeps FROM and TO without their trailing '/'.  */
+	for (int k = 0; k < 2; k++) {
+		size_t len = strlen(w[k]);
+		while (len > 1 && w[k][len - 1] == '/')
+			w[k][--len] = '\0';
 	}
 	/* A rule for the same FROM is replaced, and goes last.  */
 	for (size_t i = 0; i < state.nsubs; i++)
@@ -1495,6 +1582,7 @@ static struct sg_error *cmd_set_substitute_path(struct sg_session *s, const char
 	state.nsubs++;
 	free(w);
 	forget_visited();
+	forget_found();
 	return NULL;
 }
 
@@ -1525,6 +1613,7 @@ static struct sg_error *cmd_unset_substitute_path(struct sg_session *s, const ch
 						  struct sg_out *out, void *arg)
 {
 	struct shell *sh = arg;
+	sync_target(sh);
 	char **w;
 	size_t n;
 	struct sg_error *err = split_args(args, &w, &n);
@@ -1535,6 +1624,7 @@ static struct sg_error *cmd_unset_substitute_path(struct sg_session *s, const ch
 		return sg_error_create(SG_ERROR_USAGE, "Incorrect usage, too many arguments in command");
 	}
 	forget_visited();
+	forget_found();
 	if (n == 0) {
 		/* gdb asks; without a terminal it says so and goes on.  */
 		if (!sh->interactive)
@@ -1635,7 +1725,7 @@ static const struct sg_command source_cmds[] = {
 		     "always ends with $cdir (a unit's compilation directory) and $cwd.  Each\n"
 		     "is searched for a file's recorded name, then for its base name.  Without\n"
 		     "an argument, the path is reset to $cdir:$cwd.",
-	  .handler = cmd_directory, .flags = SG_CMD_NO_STACKS },
+	  .handler = cmd_directory },
 	{ .name = "show directories", .synopsis = "show directories",
 	  .summary = "Show the source path", .handler = cmd_show_directories,
 	  .flags = SG_CMD_NO_STACKS },
@@ -1644,14 +1734,14 @@ static const struct sg_command source_cmds[] = {
 	  .details = "FROM matches whole leading components of a file's recorded path (its\n"
 		     "compilation directory joined); the first matching rule applies.  A new rule\n"
 		     "for the same FROM replaces the old one.",
-	  .handler = cmd_set_substitute_path, .flags = SG_CMD_NO_STACKS },
+	  .handler = cmd_set_substitute_path },
 	{ .name = "show substitute-path", .synopsis = "show substitute-path [PATH]",
 	  .summary = "Show the path substitution rules (those matching PATH)",
 	  .handler = cmd_show_substitute_path, .flags = SG_CMD_NO_STACKS },
 	{ .name = "unset", .synopsis = "unset SUBCOMMAND", .summary = "Undo a setting" },
 	{ .name = "unset substitute-path", .synopsis = "unset substitute-path [FROM]",
 	  .summary = "Delete the substitution rule of FROM, or all of them",
-	  .handler = cmd_unset_substitute_path, .flags = SG_CMD_NO_STACKS },
+	  .handler = cmd_unset_substitute_path },
 	{ .name = "set listsize", .synopsis = "set listsize N|unlimited",
 	  .summary = "Set how many lines list shows",
 	  .details = "0 and unlimited list the whole file.",
