@@ -1018,6 +1018,35 @@ static void spec_clear(struct linespec *l)
 	symtab_clear(&l->sym);
 }
 
+/* Without a current line (frame 0 has no line information: a library
+   without DWARF), list starts near main, as gdb: its line after the
+   prologue (the line of the row that ends the entry's row), less the
+   list size minus one.  */
+static unsigned listsize(void);
+
+static void default_to_main(struct shell *sh)
+{
+	if (state.have)
+		return;
+	struct sg_target *t = sg_session_target(sh->session);
+	struct sg_symbol sym;
+	struct sg_error *err = t ? sg_lookup_symbol(t, "main", &sym) : &sg_not_found;
+	if (err) {
+		sg_error_destroy(err);
+		return;
+	}
+	struct code_loc entry = { 0 }, body = { 0 };
+	if (!loc_at(t, sym.address, &entry)) {
+		bool after = entry.end > entry.start && !loc_at(t, entry.end, &body) &&
+			     symtab_same(&body.sym, &entry.sym);
+		int line = after ? body.line : entry.line;
+		long first = (long)line - (long)listsize() + 1;
+		set_current(&entry.sym, first < 1 ? 1 : (int)first);
+	}
+	symtab_clear(&entry.sym);
+	symtab_clear(&body.sym);
+}
+
 /* ---- list ---- */
 
 static unsigned listsize(void)
@@ -1104,6 +1133,7 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 {
 	struct shell *sh = arg;
 	sync_target(sh);
+	default_to_main(sh);
 	if (!*args || !strcmp(args, "+"))
 		return list_default(sh, false, out);
 	if (!strcmp(args, "-"))

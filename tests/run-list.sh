@@ -12,6 +12,8 @@
 # - tests/fixtures/sg-deep.c built in a folder whose source then moves:
 #   found again through "directory" (by recorded name and by base name)
 #   and "set substitute-path", as gdb finds it;
+# - a frame 0 without line information (a library without DWARF): list
+#   starts near main, as gdb's;
 # - --json parsed with jq, and the errors: one line, non-zero status.
 . "$top_srcdir/tests/test-subr.sh"
 
@@ -181,6 +183,54 @@ if (cd "$build" && ${CC:-cc} -O0 -g -o deep src/sg-deep.c) 2>"$testdir/cc.err"; 
 	stop_fixture "$dpid"
 else
 	skip "cannot compile sg-deep.c: $(head -1 "$testdir/cc.err")"
+fi
+
+# ---- 5. Frame 0 without line information ------------------------------------
+# A library without DWARF blocks in a system call of its own (not libc's,
+# which may have DWARF): gdb then starts listing near main.
+nd=$testdir/nd
+mkdir -p "$nd"
+cat >"$nd/lib.c" <<'EOF'
+void nd_block(void)
+{
+	for (;;)
+		__asm__ volatile("syscall" : : "a"(34) : "rcx", "r11", "memory");
+}
+EOF
+cat >"$nd/main.c" <<'EOF'
+#include <stdio.h>
+#include <unistd.h>
+void nd_block(void);
+
+static int helper(int n)
+{
+	return n + 1;
+}
+
+int main(void)
+{
+	int x = helper(1);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	nd_block();
+	return x;
+}
+EOF
+if (cd "$nd" && ${CC:-cc} -O1 -fPIC -shared -o libnd.so lib.c &&
+    ${CC:-cc} -O0 -g -o ndmain main.c -L. -lnd -Wl,-rpath,"$nd") 2>"$testdir/cc.err"; then
+	start_fixture "$nd/ndmain" || exit 1
+	npid=$FIXTURE_PID
+	# In its pause system call (34), not between its printf and it.
+	in_pause() { local nr; read -r nr _ <"/proc/$npid/syscall" 2>/dev/null && [ "$nr" = 34 ]; }
+	wait_for 10 in_pause
+	ok $? "the fixture without DWARF blocks in its library"
+	both -p "$npid" -- 'info source' 'list' 'list' 'list -' 'info source' 'info line' 'frame 1' 'list'
+	same "no line at frame 0: list starts near main"
+	both -p "$npid" -- 'set listsize 3' 'list' 'list' 'info line 12'
+	same "no line at frame 0, listsize 3"
+	stop_fixture "$npid"
+else
+	skip "cannot build the library without DWARF: $(head -1 "$testdir/cc.err")"
 fi
 
 done_testing
