@@ -906,8 +906,60 @@ static struct sg_error *parse_line_number(const char *s, int *ret)
 	return NULL;
 }
 
+/* The first address of the first inlined call of NAME below DIE (depth
+   bounded), into *RET.  */
+static bool find_inlined(Dwarf_Die *die, const char *name, int depth, Dwarf_Addr *ret)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Attribute attr;
+			Dwarf_Die origin;
+			const char *n = dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &attr),
+							  &origin) ? dwarf_diename(&origin) : NULL;
+			Dwarf_Addr base, start, end;
+			if (n && !strcmp(n, name) &&
+			    (dwarf_entrypc(&child, ret) == 0 ||
+			     dwarf_ranges(&child, 0, &base, &start, &end) > 0)) {
+				if (dwarf_entrypc(&child, ret) != 0)
+					*ret = start;
+				return true;
+			}
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) &&
+		    find_inlined(&child, name, depth + 1, ret))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* A function that exists only inlined (no symbol), as gdb finds it:
+   its first inlined call in the executable.  */
+static bool inlined_function(struct sg_target *t, const char *name, uint64_t *ret)
+{
+	struct sg_module *exe = sg_target_exe_module(t);
+	Dwfl_Module *dm = exe ? sg_module_dwfl(exe) : NULL;
+	if (!dm)
+		return false;
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = NULL;
+	while ((cu = dwfl_module_nextcu(dm, cu, &bias))) {
+		Dwarf_Addr a;
+		if (find_inlined(cu, name, 0, &a)) {
+			*ret = a + bias;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The function NAME: where it starts, and the line there.  */
-static struct sg_error *function_spec(struct sg_target *t, const char *name, struct linespec *ret)
+static struct sg_error *function_spec(struct sg_target *t, const char *name, bool inlined_ok,
+				      struct linespec *ret)
 {
 	struct sg_symbol sym;
 	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
@@ -916,7 +968,9 @@ static struct sg_error *function_spec(struct sg_target *t, const char *name, str
 	if (err) {
 		if (sg_error_code(err) != SG_ERROR_NOT_FOUND)
 			return err;
-		return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", name);
+		sg_error_destroy(err);
+		if (!inlined_ok || !inlined_function(t, name, &sym.address))
+			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", name);
 	}
 	ret->has_addr = true;
 	ret->addr = sym.address;
@@ -983,7 +1037,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 			colon = p;
 	}
 	if (!colon)
-		return function_spec(t, spec, ret);
+		return function_spec(t, spec, true, ret);
 	char *file = strndup(spec, (size_t)(colon - spec));
 	if (!file)
 		return &sg_enomem;
@@ -993,7 +1047,9 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 		err = parse_line_number(rest, &ret->line);
 	} else if (!err) {
 		struct linespec fn = { 0 };
-		err = function_spec(t, rest, &fn);
+		/* gdb's FILE:FUNCTION takes no function that is only
+		   inlined.  */
+		err = function_spec(t, rest, false, &fn);
 		if (err && sg_error_code(err) == SG_ERROR_LOOKUP) {
 			sg_error_destroy(err);
 			err = NULL;
@@ -1304,6 +1360,16 @@ static bool line_rows(const struct symtab *s, int line, uint64_t *start, uint64_
 	*start = a + s->bias;
 	*end = row_range_end(lines, n, kept, best_idx, a) + s->bias;
 	*found_line = best;
+	/* gdb then looks the address up again: where a later row at the same
+	   address names another line (an inlined call's), the line has no
+	   code of its own.  */
+	size_t at;
+	if (row_at(lines, n, kept, a, &at)) {
+		Dwarf_Line *row = dwarf_onesrcline(lines, at);
+		const char *p = dwarf_linesrc(row, NULL, NULL);
+		if (row_line(row) != best || !p || strcmp(p, s->path))
+			*found_line = -1;
+	}
 	free(kept);
 	return true;
 }

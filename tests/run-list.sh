@@ -8,6 +8,7 @@
 #   shows from libthread_db), in sequences that exercise the current
 #   line: list going on, list -, centring after a frame is shown, a
 #   missing file (libc's: "No such file" once, then "N<tab>in FILE");
+# - tests/fixtures/bt-c-O2: inlined frames and functions only inlined;
 # - gdb's gcore of it (spyglass -c CORE EXE against gdb -c CORE EXE);
 # - tests/fixtures/sg-deep.c built in a folder whose source then moves:
 #   found again through "directory" (by recorded name and by base name)
@@ -152,6 +153,22 @@ else
 	skip "gdb could not write a core of the fixture"
 	skip "gdb could not write a core of the fixture"
 fi
+stop_fixture "$pid"
+
+# ---- 3b. Optimized code: inlined calls -----------------------------------------
+# bt-c-O2: thread 8 blocks under two always_inline functions (frames of
+# their own, at their call sites' lines), thread 4 in an inlined libc
+# function; inl_inner exists only inlined (gdb lists its first inlined
+# call); a line whose address also starts an inlined call's line has no
+# code of its own.
+start_fixture "$FIXTURES/bt-c-O2" || exit 1
+pid=$FIXTURE_PID
+compare "-O2: inlined frames" 'thread 8' 'up' 'list' 'up' 'list' 'info line' 'info source' \
+	'down' 'list -' 'thread 6' 'frame 5' 'list' 'info line' 'frame function deep_thread' 'list' \
+	'info line'
+compare "-O2: functions that exist only inlined" 'thread 4' 'up' 'info line *$pc' \
+	'info line inl_inner' 'list inl_inner' 'list inl_outer' 'info line inl_outer' \
+	'list bt.c:inl_inner'
 stop_fixture "$pid"
 
 # ---- 4. A source file that moved ---------------------------------------------
