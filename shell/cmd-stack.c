@@ -919,6 +919,8 @@ static const struct sg_command stack_cmds[] = {
 	  .handler = cmd_frame, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "select-frame", .synopsis = "select-frame [level] LEVEL | function NAME | address CFA",
 	  .summary = "Select a frame without printing it",
+	  .details = "As frame, for scripts: nothing is printed, and list goes on from where\n"
+		     "it was, as in gdb.",
 	  .handler = cmd_select_frame, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "up", .synopsis = "up [N]", .summary = "Select the frame N levels out (the caller)",
 	  .handler = cmd_up, .flags = SG_CMD_NEEDS_TARGET },
