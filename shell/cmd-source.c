@@ -989,6 +989,8 @@ static struct sg_error *function_spec(struct sg_target *t, const char *name, boo
 	return NULL;
 }
 
+static void default_to_main(struct shell *sh);
+
 /* Where SPEC points: N, FUNCTION, FILE:N, FILE:FUNCTION or *ADDRESS; N
    in the current file.  */
 static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool shown,
@@ -1017,6 +1019,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 		return NULL;
 	}
 	if (all_digits(spec)) {
+		default_to_main(sh);
 		/* In the current file; for info line, in the last frame's.  */
 		const struct symtab *in = shown && state.have_shown ? &state.shown : &state.cur;
 		if (!state.have && !(shown && state.have_shown))
@@ -1164,8 +1167,10 @@ static struct sg_error *spec_for_list(struct shell *sh, const char *text, struct
 {
 	struct sg_error *err = resolve_spec(sh, text, false, ret);
 	if (!err && ret->no_line) {
+		/* A function without line information: gdb lists nothing,
+		   and says nothing.  */
 		spec_clear(ret);
-		err = sg_error_format(SG_ERROR_LOOKUP, "No line number known for %s.", text);
+		err = &sg_stop;
 	}
 	return err;
 }
@@ -1189,11 +1194,10 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 {
 	struct shell *sh = arg;
 	sync_target(sh);
-	default_to_main(sh);
-	if (!*args || !strcmp(args, "+"))
-		return list_default(sh, false, out);
-	if (!strcmp(args, "-"))
-		return list_default(sh, true, out);
+	if (!*args || !strcmp(args, "+") || !strcmp(args, "-")) {
+		default_to_main(sh);
+		return list_default(sh, args[0] == '-', out);
+	}
 	char *copy = strdup(args);
 	if (!copy)
 		return &sg_enomem;
@@ -1247,7 +1251,7 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 	spec_clear(&a);
 	spec_clear(&b);
 	free(copy);
-	return err;
+	return err == &sg_stop ? NULL : err;
 }
 
 /* ---- info source ---- */

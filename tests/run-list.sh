@@ -245,6 +245,11 @@ if (cd "$nd" && ${CC:-cc} -O1 -fPIC -shared -o libnd.so lib.c &&
 	same "no line at frame 0: list starts near main"
 	both -p "$npid" -- 'set listsize 3' 'list' 'list' 'info line 12'
 	same "no line at frame 0, listsize 3"
+	both -p "$npid" -- 'info line nd_block' 'info line *$pc' 'list nd_block' 'info line *0' 'frame' \
+		'info source' 'list' 'info source'
+	same "a function without line information: info line says so, list lists nothing"
+	both -p "$npid" -- 'info line 12' 'info source' 'list'
+	same "a line number without a current file: main's"
 	stop_fixture "$npid"
 else
 	skip "cannot build the library without DWARF: $(head -1 "$testdir/cc.err")"
