@@ -998,6 +998,23 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 {
 	struct sg_target *t = sg_session_target(sh->session);
 	memset(ret, 0, sizeof(*ret));
+	if (!strcmp(spec, "*"))
+		return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
+	if (spec[0] == ':')
+		return sg_error_create(SG_ERROR_USAGE, "malformed linespec error: unexpected colon");
+	/* One linespec: a word after it is gdb's parse error (not in an
+	   expression or a parameter list).  */
+	size_t word = strcspn(spec, " \t");
+	if (spec[0] != '*' && spec[word] && !strchr(spec, '(') && strncmp(spec, "operator", 8)) {
+		const char *next = spec + word;
+		while (isspace((unsigned char)*next))
+			next++;
+		int n = (int)strcspn(next, " \t");
+		char tok[64];
+		snprintf(tok, sizeof(tok), "%.*s", n, next);
+		return sg_error_format(SG_ERROR_USAGE, "malformed linespec error: unexpected %s, \"%s\"",
+				       all_digits(tok) ? "number" : "string", tok);
+	}
 	if (spec[0] == '*') {
 		uint64_t addr;
 		struct sg_error *err = shell_eval_address(sh, spec + 1, &addr);
@@ -1041,6 +1058,8 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 	}
 	if (!colon)
 		return function_spec(t, spec, true, ret);
+	if (!colon[1])
+		return sg_error_create(SG_ERROR_USAGE, "malformed linespec error: unexpected end of input");
 	char *file = strndup(spec, (size_t)(colon - spec));
 	if (!file)
 		return &sg_enomem;
@@ -1178,14 +1197,22 @@ static struct sg_error *spec_for_list(struct shell *sh, const char *text, struct
 /* "0x... is in f (file.c:12)." before the lines of "list *ADDR".  */
 static void say_where(struct shell *sh, uint64_t addr, const struct linespec *l, struct sg_out *out)
 {
-	struct sg_symbol sym;
-	struct sg_error *err = sg_symbolize(sg_session_target(sh->session), addr, &sym);
-	if (!err)
-		sg_out_printf(out, "0x%" PRIx64 " is in %s (%s:%d).\n", addr, sym.name, l->sym.name,
+	/* The function as gdb names it after an address (the DWARF name,
+	   not an alias of the symbol table): " <name+off>" without the
+	   rest.  */
+	char sym[1024];
+	shell_symbol_suffix(sg_session_target(sh->session), addr, sym, sizeof(sym));
+	size_t n = strlen(sym);
+	if (n > 3 && !strncmp(sym, " <", 2) && sym[n - 1] == '>') {
+		sym[n - 1] = '\0';
+		char *plus = strrchr(sym, '+');
+		if (plus && plus[1] && strspn(plus + 1, "0123456789") == strlen(plus + 1))
+			*plus = '\0';
+		sg_out_printf(out, "0x%" PRIx64 " is in %s (%s:%d).\n", addr, sym + 2, l->sym.name,
 			      l->line);
-	else
+	} else {
 		sg_out_printf(out, "0x%" PRIx64 " is at %s:%d.\n", addr, l->sym.name, l->line);
-	sg_error_destroy(err);
+	}
 	sg_out_hex(out, "address", addr);
 }
 
@@ -1216,7 +1243,7 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 		*comma = '\0';
 		char *left = trim(copy), *right = trim(comma + 1);
 		if (!*left && !*right) {
-			err = sg_error_create(SG_ERROR_USAGE, "malformed linespec error: unexpected string, \",\"");
+			err = sg_error_create(SG_ERROR_USAGE, "Two empty args do not say what lines to list.");
 		} else if (!*left) {
 			err = spec_for_list(sh, right, &b);
 			if (!err) {

@@ -526,8 +526,11 @@ static struct sg_error *cmd_frame(struct sg_session *s, const char *args, struct
 static struct sg_error *cmd_select_frame(struct sg_session *s, const char *args,
 					 struct sg_out *out, void *arg)
 {
-	if (!*args)
-		return sg_error_create(SG_ERROR_USAGE, "Missing frame specification");
+	/* gdb's select-frame without an argument keeps the frame.  */
+	if (!*args) {
+		sg_out_uint(out, "level", sg_session_frame(s));
+		return NULL;
+	}
 	size_t level;
 	struct sg_error *err = frame_spec_level(s, arg, args, &level);
 	if (!err)

@@ -111,7 +111,8 @@ compare "thread N prints the source line" 'thread 2' 'list' 'thread 3' 'list' 'l
 compare "errors" 'list nosuch' 'list nosuch.c:3' 'list bt.c:nosuch' 'list 320' 'list 320,330' \
 	'info line nosuch' 'frame function nosuch' 'frame function others_asleep' 'frame level 99' \
 	'select-frame 99' 'frame level' 'frame function' 'list 1,2' 'list -' 'set substitute-path /a' \
-	'unset substitute-path /zz'
+	'unset substitute-path /zz' 'list ,' 'list 5 6' 'list *' 'list bt.c:' 'list :5' 'info line bt.c' \
+	'set listsize' 'set listsize 5x' 'select-frame' 'list *$pc + 1' 'info line *$pc + 1'
 
 # One error line and a non-zero status, as every command's errors.
 sg -p "$pid" -ex "list bt.c:400"
