@@ -66,7 +66,11 @@ static struct sg_error *symtab_copy(struct symtab *dst, const struct symtab *src
 
 static bool symtab_same(const struct symtab *a, const struct symtab *b)
 {
-	return a->mod == b->mod && a->cu.addr == b->cu.addr && !strcmp(a->path, b->path);
+	/* By offset: the frames' units and the address lookups' may be
+	   different handles on the same unit.  */
+	return a->mod == b->mod &&
+	       dwarf_dieoffset((Dwarf_Die *)&a->cu) == dwarf_dieoffset((Dwarf_Die *)&b->cu) &&
+	       !strcmp(a->path, b->path);
 }
 
 static const char *comp_dir(Dwarf_Die *cu)
@@ -1750,9 +1754,9 @@ static struct sg_error *cmd_unset_substitute_path(struct sg_session *s, const ch
 		free_args(w, n);
 		return sg_error_create(SG_ERROR_USAGE, "Incorrect usage, too many arguments in command");
 	}
-	forget_visited();
-	forget_found();
 	if (n == 0) {
+		forget_visited();
+		forget_found();
 		/* gdb asks; without a terminal it says so and goes on.  */
 		if (!sh->interactive)
 			sg_out_printf(out, "Delete all source path substitution rules? (y or n) "
@@ -1771,8 +1775,12 @@ static struct sg_error *cmd_unset_substitute_path(struct sg_session *s, const ch
 			i++;
 		}
 	}
-	if (!found)
+	if (!found) {
 		err = sg_error_format(SG_ERROR_USAGE, "No substitution rule defined for `%s'", w[0]);
+	} else {
+		forget_visited();
+		forget_found();
+	}
 	free_args(w, n);
 	return err;
 }
