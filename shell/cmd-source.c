@@ -565,9 +565,9 @@ static int read_text(const char *path, struct text *ret)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return errno;
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (256 << 20)) {
-		int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		int e = S_ISDIR(st.st_mode) ? EISDIR : S_ISREG(st.st_mode) ? EFBIG : EINVAL;
 		close(fd);
 		return e;
 	}
@@ -618,12 +618,21 @@ static int search_source(const struct symtab *s, struct text *ret);
 
 static int open_source(const struct symtab *s, struct text *ret)
 {
-	const char *known = found_path(s->path);
-	if (known && read_text(known, ret) == 0)
+	/* Keyed by the compilation directory too: "main.c" of two units
+	   built in two folders are two files.  */
+	const char *dir = comp_dir((Dwarf_Die *)&s->cu);
+	char *key;
+	if (asprintf(&key, "%s\n%s", dir ? dir : "", s->path) < 0)
+		key = NULL;
+	const char *known = key ? found_path(key) : NULL;
+	if (known && read_text(known, ret) == 0) {
+		free(key);
 		return 0;
+	}
 	int e = search_source(s, ret);
-	if (!e)
-		remember_found(s->path, ret->path);
+	if (!e && key)
+		remember_found(key, ret->path);
+	free(key);
 	return e;
 }
 
