@@ -107,6 +107,14 @@ compare "info line N is in the last frame's file, list N in the listed one" 'lis
 compare "frame level, frame function, select-frame" 'select-frame 2' 'list' 'info line' 'frame' \
 	'frame function main' 'list' 'frame level 1' 'list -' 'frame function main_wait' 'info source' \
 	'select-frame function main' 'frame' 'frame 3' 'down 2'
+cfa=$("$GDB" -nx -batch -p "$pid" -ex 'info frame 2' 2>/dev/null | sed -n 's/^Stack frame at \(0x[0-9a-f]*\):$/\1/p')
+if [ -n "$cfa" ]; then
+	compare "frame address CFA" "frame address $cfa" 'list' "select-frame address $cfa" 'frame' \
+		'frame address 0x10'
+else
+	skip "gdb gave no frame address for frame 2"
+	skip "gdb gave no frame address for frame 2"
+fi
 compare "thread N prints the source line" 'thread 2' 'list' 'thread 3' 'list' 'list' 'thread 1' 'list'
 compare "errors" 'list nosuch' 'list nosuch.c:3' 'list bt.c:nosuch' 'list 320' 'list 320,330' \
 	'info line nosuch' 'frame function nosuch' 'frame function others_asleep' 'frame level 99' \
