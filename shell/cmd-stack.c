@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The source line after a frame line, as gdb prints it (cmd-source.c).  */
+void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);
+
 /* gdb shows the pc unless it is exactly where the shown line starts (frame
    0 at a line boundary) or the frame is the caller of an inlined call at
    the same pc.  */
@@ -435,6 +438,9 @@ static struct sg_error *print_selected_frame(struct sg_session *s, struct shell 
 	FILE *file = sg_out_file(out);
 	if (file)
 		shell_format_frame(sh, st, f, file);
+	/* gdb follows it with the frame's source line, which becomes the
+	   one list starts from.  */
+	shell_source_frame_line(sh, f, out);
 	sg_out_array_begin(out, "frames");
 	frame_json(out, f);
 	sg_out_array_end(out);
@@ -456,19 +462,82 @@ static struct sg_error *parse_count(const char *args, size_t dflt, size_t *ret)
 	return NULL;
 }
 
+static struct sg_error *info_frame_level(struct sg_session *s, struct shell *sh,
+					 const struct sg_stack *st, const char *args, size_t *ret,
+					 bool *header_level);
+
+/* The level "frame ARGS" and "select-frame ARGS" select: N, level N,
+   function NAME (the innermost frame of NAME) or address CFA.  */
+static struct sg_error *frame_spec_level(struct sg_session *s, struct shell *sh, const char *args,
+					 size_t *ret)
+{
+	size_t n = strcspn(args, " \t");
+	if (n == 8 && !strncmp(args, "function", 8)) {
+		const char *name = args + n;
+		while (isspace((unsigned char)*name))
+			name++;
+		if (!*name)
+			return sg_error_create(SG_ERROR_USAGE, "Missing function name argument");
+		struct sg_stack *st;
+		struct sg_error *err = sg_session_stack(s, &st);
+		if (err)
+			return err;
+		for (size_t i = 0; i < sg_stack_count(st); i++) {
+			const struct sg_frame *f = sg_stack_frame(st, i);
+			if (f->function && !f->signal_trampoline && !strcmp(f->function, name)) {
+				*ret = i;
+				return NULL;
+			}
+		}
+		/* gdb tells a function that is nowhere from one not on the
+		   stack.  */
+		struct sg_symbol sym;
+		err = sg_lookup_symbol(sg_session_target(s), name, &sym);
+		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+			sg_error_destroy(err);
+			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", name);
+		}
+		sg_error_destroy(err);
+		return sg_error_format(SG_ERROR_LOOKUP, "No frame for function \"%s\".", name);
+	}
+	/* The rest as "info frame" takes them.  */
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	bool header;
+	return err ? err : info_frame_level(s, sh, st, args, ret, &header);
+}
+
 static struct sg_error *cmd_frame(struct sg_session *s, const char *args, struct sg_out *out,
 				  void *arg)
 {
 	struct shell *sh = arg;
 	if (*args) {
 		size_t level;
-		struct sg_error *err = parse_count(args, 0, &level);
+		struct sg_error *err = frame_spec_level(s, sh, args, &level);
 		if (!err)
 			err = sg_session_select_frame(s, level);
 		if (err)
 			return err;
 	}
 	return print_selected_frame(s, sh, out);
+}
+
+/* gdb's select-frame: frame without a word of output.  */
+static struct sg_error *cmd_select_frame(struct sg_session *s, const char *args,
+					 struct sg_out *out, void *arg)
+{
+	/* gdb's select-frame without an argument keeps the frame.  */
+	if (!*args) {
+		sg_out_uint(out, "level", sg_session_frame(s));
+		return NULL;
+	}
+	size_t level;
+	struct sg_error *err = frame_spec_level(s, arg, args, &level);
+	if (!err)
+		err = sg_session_select_frame(s, level);
+	if (!err)
+		sg_out_uint(out, "level", level);
+	return err;
 }
 
 static struct sg_error *move_frame(struct sg_session *s, struct shell *sh, const char *args,
@@ -844,9 +913,18 @@ static const struct sg_command stack_cmds[] = {
 	  .summary = "Run a command on several threads",
 	  .details = "\"all\" runs from the highest thread number down, as gdb does.",
 	  .handler = cmd_thread_apply, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_SNAPSHOT_ARGS },
-	{ .name = "frame", .aliases = "f", .synopsis = "frame [LEVEL]",
+	{ .name = "frame", .aliases = "f",
+	  .synopsis = "frame [[level] LEVEL | function NAME | address CFA]",
 	  .summary = "Select a frame, or describe the selected one",
+	  .details = "Prints the frame and its source line, as gdb does; list then starts around\n"
+		     "that line.  \"function NAME\" selects the innermost frame of NAME,\n"
+		     "\"address CFA\" the frame with that frame address (info frame's).",
 	  .handler = cmd_frame, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "select-frame", .synopsis = "select-frame [level] LEVEL | function NAME | address CFA",
+	  .summary = "Select a frame without printing it",
+	  .details = "As frame, for scripts: nothing is printed, and list goes on from where\n"
+		     "it was, as in gdb.",
+	  .handler = cmd_select_frame, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "up", .synopsis = "up [N]", .summary = "Select the frame N levels out (the caller)",
 	  .handler = cmd_up, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "down", .synopsis = "down [N]", .summary = "Select the frame N levels in (the callee)",

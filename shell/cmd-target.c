@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The source line after a frame line, as gdb prints it (cmd-source.c).  */
+void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);
+
 void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size)
 {
 	struct sg_symbol sym;
@@ -216,6 +219,9 @@ static struct sg_error *cmd_thread(struct sg_session *s, const char *args, struc
 			shell_describe_pc(t, pc, frame, sizeof(frame));
 			fprintf(f, "#0  %s\n", frame);
 		}
+		/* The frame's source line, which list then starts from.  */
+		if (!err)
+			shell_source_frame_line(arg, sg_stack_frame(st, 0), out);
 		sg_error_destroy(err);
 	} else
 		sg_out_printf(out, "[Current thread is %zu (LWP %d)]\n", sg_thread_index(th) + 1,

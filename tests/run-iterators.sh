@@ -21,7 +21,8 @@ sg_print() {
 		args+=(-ex "print $e")
 	done
 	sg -p "$pid" "${args[@]}"
-	OUT=$(printf '%s\n' "$OUT" | grep -v '^#')
+	# frame 1 prints the frame's source line too ("127\t..."), as gdb.
+	OUT=$(printf '%s\n' "$OUT" | grep -v '^#' | grep -vE '^[0-9]+[[:space:]]')
 }
 
 # gdb_print PID EXPR...: gdb's, in main's frame, into $GDB_OUT; errors

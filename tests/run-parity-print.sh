@@ -6,8 +6,10 @@
 
 # Both sides' output without the thread switch notice, which gdb words
 # with the thread's pthread_t.
+# And the source lines of frame and thread ("201\t..."), which gdb_batch
+# drops from gdb's.
 drop_switch() {
-	printf '%s\n' "$1" | grep -v '^\[Switching to thread'
+	printf '%s\n' "$1" | grep -v '^\[Switching to thread' | grep -vE '^[0-9]+[[:space:]]'
 }
 
 # has_lines DESCRIPTION TEXT PATTERN...: each PATTERN, an extended regular

@@ -27,8 +27,9 @@ sg_vs_gdb() {
 		[ -n "$ours" ] && [ "${ours: -1}" != $'\t' ] && ours+=$'\n'
 		ours+=$ERR
 	fi
-	# Frame lines (#3 ...) are the frame commands' and print's business.
-	ours=$(printf '%s\n' "$ours" | grep -v '^#' | $filter)
+	# Frame lines (#3 ...) are the frame commands' and print's business,
+	# and so are their source lines, which gdb_batch drops from gdb's.
+	ours=$(printf '%s\n' "$ours" | grep -v '^#' | grep -vE '^[0-9]+[[:space:]]' | $filter)
 	gdb_batch "$pid" "$@"
 	is "$ours" "$(printf '%s\n' "$GDB_OUT" | grep -v '^#' | $filter)" "$desc"
 }

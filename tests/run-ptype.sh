@@ -68,7 +68,8 @@ compare() {	# compare NAME [-iex GDB_INIT] COMMAND...: on $pid
 	ok $STATUS "$name: all $# commands succeed${ERR:+: $ERR}"
 	if have_gdb; then
 		gdb_keep_blank "${init[@]}" "$@"
-		is "$OUT" "$GDB_OUT" "$name: as gdb prints them"
+		# gdb_keep_blank drops gdb's source lines: ours too.
+		is "$(printf '%s\n' "$OUT" | grep -vE '^[0-9]+[[:space:]]')" "$GDB_OUT" "$name: as gdb prints them"
 	else
 		skip "$name: gdb not installed"
 	fi

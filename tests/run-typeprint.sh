@@ -27,7 +27,8 @@ cmds=('frame 1'
 sg_cmds "$pid" "${cmds[@]}"
 ok $STATUS "all ${#cmds[@]} commands succeed${ERR:+: $ERR}"
 # The frame line is not about types; gdb_batch drops empty lines.
-SG_OUT=$(printf '%s\n' "$OUT" | grep -v -e '^#1 ' -e '^$')
+# frame 1's source line goes too, as gdb_batch drops gdb's.
+SG_OUT=$(printf '%s\n' "$OUT" | grep -v -e '^#1 ' -e '^$' | grep -vE '^[0-9]+[[:space:]]')
 if have_gdb; then
 	gdb_batch "$pid" "${cmds[@]}"
 	is "$SG_OUT" "$(printf '%s\n' "$GDB_OUT" | grep -v '^#1 ')" "type names as gdb writes them"
@@ -61,7 +62,8 @@ elif start_fixture "$FIXTURES/sg-typeprint-decl"; then
 		args+=(-ex "$c")
 	done
 	# Errors in their place among the answers, as gdb_batch has them.
-	SG_OUT=$("$SG_BIN" -nx -batch -p "$pid" "${args[@]}" 2>&1 | grep -v -e '^#1 ' -e '^$')
+	SG_OUT=$("$SG_BIN" -nx -batch -p "$pid" "${args[@]}" 2>&1 | grep -v -e '^#1 ' -e '^$' |
+		grep -vE '^[0-9]+[[:space:]]')
 	like "$SG_OUT" '^No symbol "NB" in namespace "ns"\.$' "a declared class in a namespace is no symbol"
 	like "$SG_OUT" '^    <incomplete type>$' "a pointer to a declared class: a stub"
 	if have_gdb; then

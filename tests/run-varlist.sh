@@ -52,7 +52,8 @@ same_as_gdb() {
 	local pid=$1 desc=$2
 	shift 2
 	sg_cmds "$pid" "$@"
-	OURS=$(printf '%s\n' "$OUT" "$ERR" | grep -vE '^\[|^$|^#0 ')
+	# Our frame commands' source lines go, as gdb_batch drops gdb's.
+	OURS=$(printf '%s\n' "$OUT" "$ERR" | grep -vE '^\[|^$|^#0 |^[0-9]+[[:space:]]')
 	gdb_batch "$pid" "$@"
 	is "$OURS" "$(printf '%s\n' "$GDB_OUT" | grep -vE '^\[|^#0 ')" "$desc"
 }
@@ -71,7 +72,7 @@ check_variant() {
 		    'print cg_char' 'thread 2' 'bt')
 	sg_cmds "$pid" "${cmds[@]}"
 	local ours gdbs
-	ours=$(printf '%s\n' "$OUT" "$ERR" | grep -vE '^\[|^$')
+	ours=$(printf '%s\n' "$OUT" "$ERR" | grep -vE '^\[|^$|^[0-9]+[[:space:]]')
 	gdb_batch "$pid" "${cmds[@]}"
 	gdbs=$(printf '%s\n' "$GDB_OUT" | grep -vE '^\[')
 	# Frame 1 is leaf inlined into middle (frame 2).
