@@ -909,6 +909,10 @@ static const struct sg_command stack_cmds[] = {
 		     "they run (a stack provider such as the cpython plugin gives them);\n"
 		     "--zeek does the same with Zeek's script frames (the zeek plugin).",
 	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_SNAPSHOT_ARGS },
+	{ .name = "info stack", .aliases = "s", .synopsis = "info stack [N|-N] [full]",
+	  .summary = "Print the selected thread's stack, as backtrace",
+	  .details = "gdb's other name for backtrace; \"info s\" is this one, as in gdb.",
+	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
 	  .summary = "Run a command on several threads",
 	  .details = "\"all\" runs from the highest thread number down, as gdb does.",

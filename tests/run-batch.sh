@@ -60,8 +60,8 @@ sg -ex 'h i thr'
 like "$OUT" '^Usage: info threads' "help with abbreviations"
 sg -ex 'help frob'
 is "$ERR" 'Undefined command: "frob".  Try "help".' "help of an unknown command"
-sg -ex 'i s'
-is "$ERR" 'Ambiguous info command "s": sharedlibrary, symbol, siginfo.' "ambiguous abbreviation"
+sg -ex 'i a'
+is "$ERR" 'Ambiguous info command "a": address, args, auxv.' "ambiguous abbreviation"
 sg -ex 'info'
 is "$ERR" '"info" must be followed by the name of a subcommand.  Try "help info".' "prefix without subcommand"
 sg -ex 'info threads'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Source code (doc/commands.d/source.md): list, info source, info line,
+# Source code (doc/commands.md, "Source code"): list, info source, info line,
 # directory, set substitute-path, set listsize, and the source line that
 # frame, up, down and thread print, against gdb on the same process:
 #
