@@ -28,8 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Called by frame, up, down and thread (cmd-stack.c, cmd-target.c).  */
-void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);
 
 /* ---- source files of units ("symtabs") ---- */
 

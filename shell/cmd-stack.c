@@ -14,9 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The source line after a frame line, as gdb prints it (cmd-source.c).  */
-void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);
-
 /* gdb shows the pc unless it is exactly where the shown line starts (frame
    0 at a line boundary) or the frame is the caller of an inlined call at
    the same pc.  */

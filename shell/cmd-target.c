@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The source line after a frame line, as gdb prints it (cmd-source.c).  */
-void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);
-
 void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size)
 {
 	struct sg_symbol sym;
