@@ -28,7 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /* ---- source files of units ("symtabs") ---- */
 
 /* One file of one unit's line table: what gdb calls a symtab.  */
