@@ -346,65 +346,171 @@ static struct sg_error *cmd_backtrace(struct sg_session *s, const char *args, st
 	return err;
 }
 
-/* "thread apply all|ID... CMD".  gdb runs "all" from the highest thread
-   number down.  */
+/* "thread apply"'s threads: "all" (from the highest number down, or up
+   with -ascending), or a list of N and N-M; then gdb's flags -q (no
+   thread line), -c (an error is printed and the next thread goes on),
+   -s (threads whose command fails or prints nothing are not shown).  */
+/* The most thread IDs a list names: "1-4000000000" is a typo.  */
+#define MAX_APPLY_IDS 65536
+
+struct apply {
+	size_t *ids, nids, cap;	/* an ID past the last thread: warned of in turn */
+	bool quiet, cont, silent;
+	const char *cmd;
+};
+
+static bool word_is(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	return !strncmp(p, w, n) && (!p[n] || isspace((unsigned char)p[n]));
+}
+
+static const char *skip_word(const char *p, size_t n)
+{
+	for (p += n; isspace((unsigned char)*p);)
+		p++;
+	return p;
+}
+
+static struct sg_error *parse_apply(const char *p, size_t n, struct apply *a)
+{
+	if (word_is(p, "all")) {
+		p = skip_word(p, 3);
+		bool up = word_is(p, "-ascending");
+		if (up)
+			p = skip_word(p, 10);
+		for (size_t i = 0; i < n; i++) {
+			size_t *slot = sg_array_push(&a->ids, &a->nids, &a->cap, sizeof(*slot));
+			if (!slot)
+				return &sg_enomem;
+			*slot = up ? i : n - 1 - i;
+		}
+	} else {
+		while (isdigit((unsigned char)*p)) {
+			char *end;
+			unsigned long lo = strtoul(p, &end, 10), hi = lo;
+			if (*end == '-' && isdigit((unsigned char)end[1]))
+				hi = strtoul(end + 1, &end, 10);
+			if (*end && !isspace((unsigned char)*end))
+				break;
+			if (hi < lo)
+				return sg_error_create(SG_ERROR_USAGE, "inverted range");
+			if (lo == 0)
+				return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %s", p);
+			if (hi - lo >= MAX_APPLY_IDS || a->nids + (hi - lo) >= MAX_APPLY_IDS)
+				return sg_error_format(SG_ERROR_USAGE, "more than %d thread IDs",
+						       MAX_APPLY_IDS);
+			for (unsigned long id = lo; id <= hi; id++) {
+				size_t *slot = sg_array_push(&a->ids, &a->nids, &a->cap, sizeof(*slot));
+				if (!slot)
+					return &sg_enomem;
+				*slot = id - 1;
+			}
+			p = skip_word(end, 0);
+		}
+	}
+	for (;;) {
+		if (word_is(p, "-q"))
+			a->quiet = true;
+		else if (word_is(p, "-c"))
+			a->cont = true;
+		else if (word_is(p, "-s"))
+			a->silent = true;
+		else
+			break;
+		p = skip_word(p, 2);
+	}
+	if (a->cont && a->silent)
+		return sg_error_create(SG_ERROR_USAGE,
+				       "thread apply all: -c and -s are mutually exclusive");
+	a->cmd = p;
+	return NULL;
+}
+
+/* gdb's thread line: "Thread 2 (LWP 4243 "worker"):".  */
+static void thread_line(struct sg_out *out, size_t id, struct sg_thread *th)
+{
+	/* A core has no thread names: gdb then shows none.  */
+	const char *name = sg_thread_name(th);
+	sg_out_printf(out, "\nThread %zu (LWP %d%s%s%s):\n", id + 1, (int)sg_thread_tid(th),
+		      name[0] ? " \"" : "", name, name[0] ? "\"" : "");
+}
+
+/* One thread's command under -s: shown only when it succeeds and prints
+   something, so its text is kept until then.  */
+static struct sg_error *run_silent(struct sg_session *s, const struct apply *a, size_t id,
+				   struct sg_thread *th, struct sg_out *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct sg_out *o = NULL;
+	struct sg_error *err = f ? sg_out_create(f, false, &o) : &sg_enomem;
+	if (!err) {
+		err = sg_command_execute(s, a->cmd, o);
+		sg_out_destroy(o);
+	}
+	if (f)
+		fclose(f);
+	if (!err && len) {
+		if (!a->quiet)
+			thread_line(out, id, th);
+		sg_out_puts(out, text);
+	}
+	free(text);
+	/* A dead target still ends the command.  */
+	if (err && sg_error_code(err) != SG_ERROR_TARGET) {
+		sg_error_destroy(err);
+		err = NULL;
+	}
+	return err;
+}
+
 static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
 					 struct sg_out *out, void *arg)
 {
 	struct shell *sh = arg;
 	struct sg_target *t = sg_session_target(s);
-	size_t n = sg_target_thread_count(t);
-	size_t *ids = calloc(n ? n : 1, sizeof(*ids));
-	if (!ids)
-		return &sg_enomem;
-	size_t nids = 0;
-	const char *p = args;
-	if (!strncmp(p, "all", 3) && (isspace((unsigned char)p[3]) || !p[3])) {
-		for (size_t i = n; i-- > 0;)
-			ids[nids++] = i;
-		p += 3;
-	} else {
-		while (isdigit((unsigned char)*p)) {
-			char *end;
-			unsigned long id = strtoul(p, &end, 10);
-			if (id < 1 || id > n) {
-				free(ids);
-				return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %lu", id);
-			}
-			if (nids < n)
-				ids[nids++] = id - 1;
-			p = end;
-			while (isspace((unsigned char)*p))
-				p++;
-		}
-	}
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!nids || !*p) {
-		free(ids);
-		return sg_error_create(SG_ERROR_USAGE, "Usage: thread apply all|ID... COMMAND");
+	struct apply a = { 0 };
+	struct sg_error *err = parse_apply(args, sg_target_thread_count(t), &a);
+	if (!err && (!a.nids || !*a.cmd))
+		err = sg_error_create(SG_ERROR_USAGE,
+				      "Usage: thread apply all|ID... [-q] [-c|-s] COMMAND");
+	if (err) {
+		free(a.ids);
+		return err;
 	}
 	struct sg_thread *saved = sg_session_thread(s);
 	struct sg_error *first_err = NULL;
 	sg_out_array_begin(out, "threads");
 	sh->in_thread_apply = true;
-	for (size_t k = 0; k < nids; k++) {
-		struct sg_thread *th = sg_target_thread(t, ids[k]);
+	size_t n = sg_target_thread_count(t);
+	for (size_t k = 0; k < a.nids && !first_err; k++) {
+		if (a.ids[k] >= n) {
+			/* gdb warns when the list reaches it.  */
+			fflush(stdout);
+			fprintf(stderr, "warning: Unknown thread %zu\n", a.ids[k] + 1);
+			continue;
+		}
+		struct sg_thread *th = sg_target_thread(t, a.ids[k]);
 		sg_session_select_thread(s, th);
-		/* A core has no thread names: gdb then shows none.  */
-		const char *name = sg_thread_name(th);
-		sg_out_printf(out, "\nThread %zu (LWP %d%s%s%s):\n", ids[k] + 1, (int)sg_thread_tid(th),
-			      name[0] ? " \"" : "", name, name[0] ? "\"" : "");
 		sg_out_object_begin(out, NULL);
-		sg_out_uint(out, "id", ids[k] + 1);
-		struct sg_error *err = sg_command_execute(s, p, out);
+		sg_out_uint(out, "id", a.ids[k] + 1);
+		if (a.silent && !sg_out_json(out)) {
+			first_err = run_silent(s, &a, a.ids[k], th, out);
+			sg_out_object_end(out);
+			continue;
+		}
+		if (!a.quiet)
+			thread_line(out, a.ids[k], th);
+		err = sg_command_execute(s, a.cmd, out);
 		if (err) {
-			/* The target died: stop, and let the caller print the
-			   error, once.  */
-			bool stop = sg_error_code(err) == SG_ERROR_TARGET;
-			if (sg_out_json(out)) {
+			/* Without -c or -s the first error ends the command, as
+			   in gdb; a dead target always does.  */
+			bool stop = sg_error_code(err) == SG_ERROR_TARGET || (!a.cont && !a.silent);
+			if (sg_out_json(out) && !a.silent) {
 				sg_out_string(out, "error", sg_error_message(err));
-			} else if (!stop) {
+			} else if (!stop && !a.silent) {
 				fflush(stdout);
 				fprintf(stderr, "%s\n", sg_error_message(err));
 			}
@@ -414,13 +520,11 @@ static struct sg_error *cmd_thread_apply(struct sg_session *s, const char *args,
 				sg_error_destroy(err);
 		}
 		sg_out_object_end(out);
-		if (first_err)
-			break;
 	}
 	sh->in_thread_apply = false;
 	sg_out_array_end(out);
 	sg_session_select_thread(s, saved);
-	free(ids);
+	free(a.ids);
 	return first_err;
 }
 
@@ -910,9 +1014,13 @@ static const struct sg_command stack_cmds[] = {
 	  .summary = "Print the selected thread's stack, as backtrace",
 	  .details = "gdb's other name for backtrace; \"info s\" is this one, as in gdb.",
 	  .handler = cmd_backtrace, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "thread apply", .synopsis = "thread apply all|ID... COMMAND",
+	{ .name = "thread apply", .synopsis = "thread apply all [-ascending]|ID... [-q] [-c|-s] COMMAND",
 	  .summary = "Run a command on several threads",
-	  .details = "\"all\" runs from the highest thread number down, as gdb does.",
+	  .details = "\"all\" runs from the highest thread number down, as gdb does, and up\n"
+		     "with -ascending; IDs are numbers and ranges (\"2-4 7\").  Without a\n"
+		     "flag the first error ends the command and fails it; -c prints each\n"
+		     "error and goes on; -s leaves out the threads whose command fails or\n"
+		     "prints nothing; -q leaves out the thread lines.",
 	  .handler = cmd_thread_apply, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_SNAPSHOT_ARGS },
 	{ .name = "frame", .aliases = "f",
 	  .synopsis = "frame [[level] LEVEL | function NAME | address CFA]",
