@@ -321,8 +321,17 @@ static void report_file(struct core_target *c, Dwfl *dwfl, uint32_t k, uint64_t 
 	struct core_file *f = &c->files[k];
 	unsigned char want[64];
 	size_t nwant = memory_build_id(c, start, want);
-	if (exe)
+	/* The command line's executable wins over the file NT_FILE names,
+	   which report_modules may have opened already (file_flags).  */
+	if (exe && (!f->path || strcmp(f->path, exe))) {
+		if (f->fd >= 0)
+			close(f->fd);
+		free(f->path);
 		f->path = strdup(exe);
+		f->host = false;
+		f->fd = -1;
+		f->tried = false;
+	}
 	int fd = -1;
 	if (file_open(c, f))
 		fd = dup(f->fd);

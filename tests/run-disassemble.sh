@@ -64,7 +64,10 @@ compare() {
 	local name=$1
 	shift
 	sg_run "$@"
-	local sg_out=$OUT sg_err=$ERR sg_status=$STATUS
+	# A frame's source line that cannot be read is said on stderr, as
+	# gdb says it: filtered as gdb's is.
+	local sg_out=$OUT sg_err sg_status=$STATUS
+	sg_err=$(printf '%s\n' "$ERR" | chatter_filter)
 	gdb_run "$@"
 	if [ -z "$GDB_OUT" ]; then
 		ok 1 "$name: gdb gave no answer"
