@@ -51,6 +51,10 @@ skip_wrapped() {
 SG_COMM_RE='(lt-)?spyglass'
 wrapped && SG_COMM_RE='[^()]+'
 
+# No file a test writes comes near 4 GiB; a core of a sanitized process
+# (ASan's shadow memory) would fill the disk instead of failing.
+ulimit -f $((4 << 20)) 2>/dev/null
+
 sg_pids=()	# spyglass processes started in the background
 cleanup() {
 	local p
