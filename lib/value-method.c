@@ -5,6 +5,7 @@
 #include <config.h>
 #include "internal.h"
 
+#include <dwarf.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ static int walk_child(const char *name, struct sg_value *child, void *arg)
 	(void)name;
 	struct walk *w = arg;
 	if (w->child) {
+		if (++w->n > MAX_WALK)
+			return SG_CB_ABORT;
 		if (strcmp(name, w->child))
 			return SG_CB_OK;
 		w->err = copy_value(child, &w->got);
@@ -136,6 +139,19 @@ static struct sg_error *walk(struct sg_session *s, const struct sg_value *v, str
 	return err;
 }
 
+/* Whether TYPE is a signed integer (DW_ATE_signed, signed char).  */
+static bool is_signed(const Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	sg_type_strip(type, &t);
+	if (dwarf_tag(&t) != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &a) ||
+	    dwarf_formudata(&a, &enc))
+		return false;
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+}
+
 static struct sg_error *integer(struct sg_session *s, const struct sg_value *v, const char *type,
 				uint64_t bits, struct sg_value **ret)
 {
@@ -159,7 +175,8 @@ static struct sg_error *from_children(struct sg_session *s, const struct sg_valu
 	/* A child the reader names as a call ("get()" of std::unique_ptr)
 	   is that call's answer.  */
 	char call[64];
-	if (!nargs && strcmp(name, "[]") && snprintf(call, sizeof(call), "%s()", name) < (int)sizeof(call)) {
+	if (hint == SG_HINT_NONE && !nargs && strcmp(name, "[]") &&
+	    snprintf(call, sizeof(call), "%s()", name) < (int)sizeof(call)) {
 		w.child = call;
 		struct sg_error *err = walk(s, v, &w, &count);
 		if (err || w.got) {
@@ -190,7 +207,8 @@ static struct sg_error *from_children(struct sg_session *s, const struct sg_valu
 		if (err)
 			return err;
 		uint64_t size = sg_type_size(sg_value_type(args[0]));
-		if (size && size < 8 && (index >> (size * 8 - 1)) & 1)
+		if (size && size < 8 && is_signed(sg_value_type(args[0])) &&
+		    (index >> (size * 8 - 1)) & 1)
 			index |= ~UINT64_C(0) << (size * 8);
 		w.want = index;
 	} else if (!strcmp(name, "front")) {

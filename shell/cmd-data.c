@@ -83,6 +83,9 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	} else if (assignment(args, name, sizeof(name), &args)) {
 		if ((err = eval(sh, t, args, &x)) || (err = convenience_set(sh, name, &x)))
 			return err;
+		/* X may point into the variable's old bytes, which the set
+		   freed ("print $a = $a"): take the new value.  */
+		convenience_get(sh, name, &x);
 	} else if ((err = eval(sh, t, args, &x))) {
 		return err;
 	}

@@ -6,9 +6,9 @@
 #include <ctype.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <limits.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,15 +388,19 @@ static struct sg_error *parse_apply(const char *p, size_t n, struct apply *a)
 	} else {
 		while (isdigit((unsigned char)*p)) {
 			char *end;
+			errno = 0;
 			unsigned long lo = strtoul(p, &end, 10), hi = lo;
 			if (*end == '-' && isdigit((unsigned char)end[1]))
 				hi = strtoul(end + 1, &end, 10);
 			if (*end && !isspace((unsigned char)*end))
 				break;
+			/* No thread has a number near 2^31: a typo, refused
+			   before a loop over it.  */
+			if (lo == 0 || errno == ERANGE || hi > INT_MAX)
+				return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %.*s",
+						       (int)(end - p), p);
 			if (hi < lo)
 				return sg_error_create(SG_ERROR_USAGE, "inverted range");
-			if (lo == 0)
-				return sg_error_format(SG_ERROR_USAGE, "Invalid thread ID: %s", p);
 			if (hi - lo >= MAX_APPLY_IDS || a->nids + (hi - lo) >= MAX_APPLY_IDS)
 				return sg_error_format(SG_ERROR_USAGE, "more than %d thread IDs",
 						       MAX_APPLY_IDS);

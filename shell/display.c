@@ -7,6 +7,7 @@
 #include "data.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,18 +145,26 @@ static struct sg_error *each_named(struct sg_session *s, const char *args, struc
 			return sg_error_create(SG_ERROR_USAGE, "negative value");
 		/* N or N-M; gdb passes over any other word in silence.  */
 		char *end;
+		errno = 0;
 		unsigned long lo = strtoul(w, &end, 10), hi = lo;
 		if (end == w || !isdigit((unsigned char)*w))
 			continue;
 		if (*end == '-') {
 			const char *q = end + 1;
+			if (!isdigit((unsigned char)*q))
+				continue;
 			hi = strtoul(q, &end, 10);
 			if (end == q || hi < lo)
 				continue;
 		}
 		if ((size_t)(end - w) != len)
 			continue;
-		for (unsigned long n = lo; n <= hi; n++) {
+		/* Numbers past the last one given name nothing: one line for
+		   the first of them, not one per number of a huge range.  */
+		unsigned last = d ? d->last : 0;
+		if (errno == ERANGE || hi > last)
+			hi = lo > last ? lo : last + 1;
+		for (unsigned long n = lo;; n++) {
 			size_t i = 0;
 			while (d && i < d->n && d->a[i].num != n)
 				i++;
@@ -163,6 +172,8 @@ static struct sg_error *each_named(struct sg_session *s, const char *args, struc
 				fn(d, i);
 			else
 				sg_out_printf(out, "No display number %lu.\n", n);
+			if (n == hi)	/* hi may be ULONG_MAX */
+				break;
 		}
 	}
 	return NULL;

@@ -1052,7 +1052,7 @@ static struct sg_error *shortcut(struct expr *e, struct xval *x, const char *nam
 	if (!x->v.lvalue)
 		return sg_error_create(SG_ERROR_USAGE,
 				       "Attempt to take address of value not located in memory.");
-	struct sg_value *v, *r = NULL, *av[MAX_CALL_ARGS] = { 0 };
+	struct sg_value *v = NULL, *r = NULL, *av[MAX_CALL_ARGS] = { 0 };
 	struct sg_error *err = sg_value_at(e->t, &x->v.type, x->v.address, &v);
 	for (size_t i = 0; !err && i < nargs; i++)
 		err = as_sg_value(e, &args[i], &av[i]);
@@ -1648,7 +1648,10 @@ struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const 
 		ret->is_float = true;
 		if ((err = long_double_of(&e, &x, &ret->f)))
 			return err;
-		ret->i = (uint64_t)(int64_t)ret->f;
+		/* C's conversion is undefined out of range: saturate.  */
+		ret->i = ret->f != ret->f ? 0
+			 : ret->f >= 0x1p63L ? (uint64_t)INT64_MAX
+			 : ret->f <= -0x1p63L ? (uint64_t)INT64_MIN : (uint64_t)(int64_t)ret->f;
 		return NULL;
 	}
 	uint64_t size, elem;

@@ -84,6 +84,19 @@ else
 	skip "gdb is not installed: no oracle"
 fi
 
+# Huge display numbers and ranges end at once (the numbers past the last
+# display name nothing); a variable set to itself keeps its value.
+start=$SECONDS
+sg -p "$pid" -ex 'display g_int' -ex 'undisplay 18446744073709551615' -ex 'undisplay 1-99999999999' \
+	-ex 'info display' -ex 'print $s = g_pts' -ex 'print $s = $s' -ex 'print $s[1].y'
+ok $((SECONDS - start < 20 ? 0 : 1)) "huge display numbers: done at once"
+is "$OUT" 'No display number 18446744073709551615.
+No display number 2.
+There are no auto-display expressions now.
+$1 = {{x = 3, y = 4}, {x = 5, y = 6}}
+$2 = {{x = 3, y = 4}, {x = 5, y = 6}}
+$3 = 6' "  and say so once; \$s = \$s keeps the value"
+
 # Another thread: $_thread follows "thread N".
 start_fixture "$FIXTURES/sg-threads" 3 || exit 1
 tpid=$FIXTURE_PID

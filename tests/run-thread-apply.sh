@@ -29,6 +29,15 @@ for c in "${cmds[@]}"; do
 	is "$mst" "$gst" "$c: exit status $gst, as gdb's"
 done
 
+# A typo's huge ID or range is refused at once, not looped over.
+for c in 'thread apply 18446744073709551615 print 1' 'thread apply 99999999999999999999 print 1' \
+	 'thread apply 1-4000000000 print 1'; do
+	start=$SECONDS
+	sg -p "$pid" -ex "$c"
+	ok $((STATUS != 0 && SECONDS - start < 20 && $(wc -l <<<"$ERR") == 1 ? 0 : 1)) \
+		"$c: one error line at once ($ERR)"
+done
+
 sg --json -p "$pid" -ex 'thread apply 2-3 -c print nosuch'
 is "$(jq -c '[.threads[] | .id]' <<<"$OUT")" '[2,3]' "--json: the threads of a range"
 like "$(jq -r '.threads[0].error' <<<"$OUT")" 'No symbol "nosuch"' "--json: each thread's error"

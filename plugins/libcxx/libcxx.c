@@ -932,7 +932,8 @@ static struct sg_error *shared_method(struct sg_session *session SG_UNUSED, cons
 		err = shared_counts(v, cntrl, &owners, &weak);
 	if (err)
 		return err;
-	int64_t use = owners + 1 > 0 ? owners + 1 : 0;
+	/* libc++ counts owners less one; a corrupt count saturates.  */
+	int64_t use = owners < 0 ? 0 : owners == INT64_MAX ? INT64_MAX : owners + 1;
 	const char *type = unique ? "bool" : "long";
 	Dwarf_Die die;
 	struct sg_target *t = sg_value_target(v);
