@@ -56,10 +56,18 @@ wrapped && SG_COMM_RE='[^()]+'
 ulimit -f $((4 << 20)) 2>/dev/null
 
 sg_pids=()	# spyglass processes started in the background
+
+# our_child PID: PID is still a child of this script.  pid_max is 32768
+# here and a test run starts thousands of processes: a PID reaped long
+# ago may now be another test's (CI saw run-gcc-printers killed so).
+our_child() {
+	[ "$(ps -o ppid= -p "$1" 2>/dev/null | tr -d ' ')" = "$$" ]
+}
+
 cleanup() {
 	local p
 	for p in "${sg_pids[@]}" "${fixture_pids[@]}"; do
-		kill -9 "$p" 2>/dev/null
+		our_child "$p" && kill -9 "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
 	rm -rf "$testdir"
@@ -170,6 +178,12 @@ wait_for() {
 stop_fixture() {
 	kill -9 "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
+	# Reaped: its PID may be given to another process.
+	local p keep=()
+	for p in "${fixture_pids[@]}"; do
+		[ "$p" = "$1" ] || keep+=("$p")
+	done
+	fixture_pids=(${keep[@]+"${keep[@]}"})
 	return 0
 }
 
