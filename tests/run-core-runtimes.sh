@@ -107,23 +107,26 @@ norm_json() {
 # the SIGCONT that lets the fatal signal in lets it run on a second CPU
 # until the group exit reaches it, so its innermost frames may have moved
 # on (187 "x += 1" live, 188 "x -= 1" in the core, once in CI under
-# load).  gcore's cores and the live answers keep it.
+# load), or stop in the middle of a call where its frames cannot be read.
+# It is known by a frame in spinner, or by SPIN_TID, its LWP in the live
+# py-bt (a core's threads have no names).  gcore's cores keep it.
 by_tid() {
 	local l
 	while IFS= read -r l; do
 		if [[ $l == '{'* ]]; then
-			jq -c 'if has("threads") then .threads |= map(select(any(.frames[]?; .function == "spinner") | not)) else . end
+			jq -c --arg spin "${SPIN_TID:-}" 'if has("threads") then .threads |= map(select((any(.frames[]?; .function == "spinner") or (.tid | tostring) == $spin) | not)) else . end
 			       | if has("threads") then .threads |= (sort_by(.tid) | map(del(.id)
 				| if .frames[0].kind == "native" then .frames[0] |= del(.pc) else . end))
 			       elif has("tid") then del(.id) else . end' <<<"$l"
 		else
 			printf '%s\n' "$l"
 		fi
-	done | awk '
+	done | awk -v spintid="${SPIN_TID:-}" '
 		# py-bt names the spinner in its thread line; a native
 		# block (sorted below) has it in a frame.
 		/^Thread / { skip = 0 }
 		/^Thread \(LWP [0-9]+\) "spinner"/ { skip = 1 }
+		spintid != "" && $0 ~ ("^Thread ([0-9]+ )?\\(LWP " spintid "[) ]") { skip = 1 }
 		skip { next }
 		/^Thread [0-9]+ \(LWP [0-9]+/ {
 			match($0, /LWP [0-9]+/)
@@ -179,6 +182,42 @@ same() {
 		ok 1 "$label: $what: the core's answer differs from the live one"
 		diff -u <(printf '%s\n' "$live" | fold -w 200) <(printf '%s\n' "$core" | fold -w 200) |
 			sed 's/^/#   /' | head -30
+		# JSON: which threads differ, and where (a one-line object
+		# folds into a diff that shows nothing).
+		if [[ $what == *--json* ]]; then
+			printf '%s\n' "$live" >"$testdir/same.live"
+			printf '%s\n' "$core" >"$testdir/same.core"
+			python3.11 - "$testdir/same.live" "$testdir/same.core" <<'PY' 2>&1 | head -20 | sed 's/^/#   /'
+import json, sys
+def threads(path):
+    for line in open(path):
+        try:
+            o = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(o, dict) and "threads" in o:
+            return {t.get("tid"): t for t in o["threads"]}
+    return {}
+a, b = threads(sys.argv[1]), threads(sys.argv[2])
+for tid in sorted(set(a) | set(b), key=str):
+    x, y = a.get(tid), b.get(tid)
+    if x == y:
+        continue
+    if x is None or y is None:
+        print("thread %s only in the %s answer" % (tid, "core" if x is None else "live"))
+        continue
+    fx, fy = x.get("frames", []), y.get("frames", [])
+    i = next((k for k in range(max(len(fx), len(fy)))
+              if (fx[k] if k < len(fx) else None) != (fy[k] if k < len(fy) else None)), None)
+    print("thread %s: %d/%d frames; first difference at %s" % (tid, len(fx), len(fy), i))
+    if i is not None:
+        print("  live: %s" % json.dumps(fx[i] if i < len(fx) else None)[:300])
+        print("  core: %s" % json.dumps(fy[i] if i < len(fy) else None)[:300])
+    for k in set(x) | set(y):
+        if k != "frames" and x.get(k) != y.get(k):
+            print("  %s: %s / %s" % (k, x.get(k), y.get(k)))
+PY
+		fi
 	fi
 }
 
@@ -266,7 +305,10 @@ stacks_answers() {
 	echo "== py-bt"
 	answer "$where" text -ex py-bt
 	echo "== thread apply all bt --python --json"
-	answer "$where" json -ex 'thread apply all bt --python'
+	# -c: a thread that fails (the spinner, caught by a kernel core in
+	# the middle of a call) must not end the command, as it does
+	# without a flag in gdb and spyglass; by_tid leaves the spinner out.
+	answer "$where" json -ex 'thread apply all -c bt --python'
 	echo "== py-locals, py-locals 5 in the recursion thread"
 	on "$where" --json -ex py-bt
 	tid=$(jq -r '.threads[] | select(.frames[0].function == "recurse") | .tid' <<<"$OUT" 2>/dev/null | head -n 1)
@@ -356,6 +398,10 @@ core_python() {
 	core=$($fn "-c $CORE")
 	rm -f "$CORE"
 	label+=" ($src core)"
+	# The spinner's LWP, from the live py-bt (a core has no thread
+	# names): by_tid leaves it out of a kernel core's comparisons.
+	SPIN_TID=$(section "py-bt --json" <<<"$live" |
+		jq -r '.threads[]? | select(.python_name == "spinner") | .tid' 2>/dev/null | head -n 1)
 	for s in "$@"; do
 		if [ "$src" = kernel ]; then
 			same "$label" "$s" "$(section "$s" <<<"$live" | by_tid)" "$(section "$s" <<<"$core" | by_tid)"
