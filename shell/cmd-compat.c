@@ -63,6 +63,26 @@ static char *json_member(const char *from, const char *key, const char **end)
 	return json_string(p + strlen(pat), end);
 }
 
+/* The registry's settings as show lists them, in JSON; NULL without
+   memory.  */
+static char *settings_json(struct sg_session *s)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	struct sg_out *out;
+	if (f && !sg_out_create(f, true, &out)) {
+		sg_out_begin(out);
+		struct sg_error *err = sg_setting_show(s, "", out);
+		sg_out_end(out, err);
+		sg_error_destroy(err);
+		sg_out_destroy(out);
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
 /* Run the handler of help (TOPIC) into a JSON string; NULL on an error.  */
 static char *help_json(struct sg_session *s, const char *topic)
 {
@@ -188,19 +208,7 @@ static void collect_topics(struct sg_session *s, struct topics *t)
 	}
 	free(list);
 	/* The registry's settings, as show lists them.  */
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	struct sg_out *out;
-	if (f && !sg_out_create(f, true, &out)) {
-		sg_out_begin(out);
-		struct sg_error *err = sg_setting_show(s, "", out);
-		sg_out_end(out, err);
-		sg_error_destroy(err);
-		sg_out_destroy(out);
-	}
-	if (f)
-		fclose(f);
+	char *buf = settings_json(s);
 	p = buf;
 	while (p && (name = json_member(p, "name", &p))) {
 		char *doc = json_member(p, "doc", &p);
@@ -339,19 +347,7 @@ void compat_complete_setting(struct sg_session *s, const char *args, size_t ws, 
 {
 	(void)arg;
 	struct name_complete nc = { args, ws, word, c };
-	char *buf = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&buf, &size);
-	struct sg_out *out;
-	if (f && !sg_out_create(f, true, &out)) {
-		sg_out_begin(out);
-		struct sg_error *err = sg_setting_show(s, "", out);
-		sg_out_end(out, err);
-		sg_error_destroy(err);
-		sg_out_destroy(out);
-	}
-	if (f)
-		fclose(f);
+	char *buf = settings_json(s);
 	const char *p = buf;
 	char *name;
 	while (p && (name = json_member(p, "name", &p))) {
