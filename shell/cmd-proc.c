@@ -557,15 +557,14 @@ static struct sg_error *proc_pid(struct sg_session *s, const char *args, pid_t *
 
 /* A core: gdb shows the command the core recorded for the exe, and the
    mappings of NT_FILE; nothing else.  */
-static struct sg_error *core_info_proc(struct sg_target *t, enum proc_what what,
+static struct sg_error *core_info_proc(const struct sg_core_info *core, enum proc_what what,
 				       struct sg_out *out)
 {
+	const struct sg_core_info ci = *core;
 	bool exe = what == PROC_MINIMAL || what == PROC_EXE || what == PROC_ALL;
 	bool mappings = what == PROC_MAPPINGS || what == PROC_ALL;
 	if (!exe && !mappings)
 		return sg_error_create(SG_ERROR_USAGE, "unable to handle request");
-	struct sg_core_info ci;
-	sg_core_info(t, &ci);
 	sg_out_int(out, "pid", ci.pid);
 	if (exe) {
 		if (ci.psargs && ci.psargs[0]) {
@@ -591,8 +590,10 @@ static struct sg_error *info_proc(struct sg_session *s, const char *args, struct
 				  enum proc_what what)
 {
 	struct sg_target *t = sg_session_target(s);
-	if (t && sg_target_kind(t) == SG_TARGET_CORE)
-		return core_info_proc(t, what, out);
+	struct sg_core_info ci;
+	/* A memory target is of the core kind but has no core file.  */
+	if (t && sg_target_kind(t) == SG_TARGET_CORE && sg_core_info(t, &ci))
+		return core_info_proc(&ci, what, out);
 	pid_t pid;
 	struct sg_error *err = proc_pid(s, args, &pid);
 	if (err)
@@ -882,9 +883,10 @@ static struct sg_error *no_auxv(void)
 static struct sg_error *read_auxv(struct sg_session *s, struct sg_target *t, uint64_t **ret,
 				 size_t *n_ret)
 {
+	struct sg_core_info ci;
 	if (sg_target_kind(t) == SG_TARGET_CORE) {
-		struct sg_core_info ci;
-		sg_core_info(t, &ci);
+		if (!sg_core_info(t, &ci))
+			return no_auxv();
 		struct proc_core_notes notes;
 		struct sg_error *err = proc_core_read(ci.path, &notes);
 		if (err)
