@@ -312,6 +312,10 @@ struct sg_error *shell_register_commands(struct shell *sh)
 	if (!err)
 		err = shell_register_disas_commands(sh);
 	if (!err)
+		err = shell_register_run_commands(sh);
+	if (!err)
+		err = shell_register_procinfo_commands(sh);
+	if (!err)
 		err = shell_register_compat_commands(sh);
 	return err;
 }
