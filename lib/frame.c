@@ -6,6 +6,7 @@
    threads, and every sample of a profiler, meets the same pcs again.  */
 #include <config.h>
 #include "internal.h"
+#include "lookup.h"
 #include "cache.h"
 
 #include <ctype.h>
@@ -686,6 +687,16 @@ static const char *display_path(Dwarf_Die *cudie, const char *path)
 	if (comp_dir[0] == '/' && name && same_file(comp_dir, len, path, name))
 		return name;
 	return path;
+}
+
+const char *sg_display_path(Dwarf_Die *cudie, const char *path)
+{
+	return display_path(cudie, path);
+}
+
+const char *sg_die_function_name(struct sg_target *t, Dwarf_Die *die)
+{
+	return die_function_name(t, die);
 }
 
 static const char *call_file(Dwarf_Die *cudie, Dwarf_Die *inlined)

@@ -316,6 +316,8 @@ struct sg_error *shell_register_commands(struct shell *sh)
 	if (!err)
 		err = shell_register_procinfo_commands(sh);
 	if (!err)
+		err = shell_register_lookup_commands(sh);
+	if (!err)
 		err = shell_register_compat_commands(sh);
 	return err;
 }

@@ -88,6 +88,7 @@ void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct 
 struct sg_error *shell_register_disas_commands(struct shell *sh);
 struct sg_error *shell_register_run_commands(struct shell *sh);
 struct sg_error *shell_register_procinfo_commands(struct shell *sh);
+struct sg_error *shell_register_lookup_commands(struct shell *sh);
 /* gdb's settings that mean nothing here, apropos, show version, pwd
    (cmd-compat.c).  */
 struct sg_error *shell_register_compat_commands(struct shell *sh);
