@@ -55,7 +55,7 @@ static struct sg_error *parse_modifiers(const char **argsp, struct disas_opts *o
 /* The selected frame's pc, for the "=> " mark; false without one.  */
 static bool frame_pc(struct shell *sh, uint64_t *pc)
 {
-	struct sg_error *err = shell_eval_address(sh, "$pc", pc);
+	struct sg_error *err = sg_eval_address(sh->session, "$pc", pc);
 	sg_error_destroy(err);
 	return !err;
 }
@@ -107,7 +107,7 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		for (int i = 0; i < insn.length; i++) {
 			char h[4];
 			snprintf(h, sizeof(h), i ? " %02x" : "%02x", insn.bytes[i]);
-			lite_puts(&bytes, h);
+			sg_lite_puts(&bytes, h);
 		}
 		sg_out_string(out, "bytes", bytes.s ? bytes.s : "");
 		sg_out_string(out, "text", insn.text.s);
@@ -273,7 +273,7 @@ static struct sg_error *eval_part(struct shell *sh, const char *text, size_t len
 	char *s = strndup(text, len);
 	if (!s)
 		return &sg_enomem;
-	struct sg_error *err = shell_eval_address(sh, s, ret);
+	struct sg_error *err = sg_eval_address(sh->session, s, ret);
 	free(s);
 	return err;
 }
@@ -319,7 +319,7 @@ static struct sg_error *disassemble_function(struct shell *sh, struct sg_target 
 	struct sg_error *err;
 	uint64_t addr;
 	if (*args) {
-		if ((err = shell_eval_address(sh, args, &addr)))
+		if ((err = sg_eval_address(sh->session, args, &addr)))
 			return err;
 	} else if (!frame_pc(sh, &addr)) {
 		return sg_error_create(SG_ERROR_TARGET, "No frame selected.");

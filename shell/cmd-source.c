@@ -13,6 +13,7 @@
    substitute-path", then as it is, then in each "directory" (gdb's
    $cdir and $cwd last), by its whole name and by its base name.  */
 #include <config.h>
+#include "eval.h"
 #include "shell.h"
 
 #include <ctype.h>
@@ -1027,7 +1028,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 	}
 	if (spec[0] == '*') {
 		uint64_t addr;
-		struct sg_error *err = shell_eval_address(sh, spec + 1, &addr);
+		struct sg_error *err = sg_eval_address(sh->session, spec + 1, &addr);
 		if (err)
 			return err;
 		ret->has_addr = true;
@@ -1211,7 +1212,7 @@ static void say_where(struct shell *sh, uint64_t addr, const struct linespec *l,
 	   not an alias of the symbol table): " <name+off>" without the
 	   rest.  */
 	char sym[1024];
-	shell_symbol_suffix(sg_session_target(sh->session), addr, sym, sizeof(sym));
+	sg_symbol_suffix(sg_session_target(sh->session), addr, sym, sizeof(sym));
 	size_t n = strlen(sym);
 	if (n > 3 && !strncmp(sym, " <", 2) && sym[n - 1] == '>') {
 		sym[n - 1] = '\0';
@@ -1420,8 +1421,8 @@ static void print_line_range(struct shell *sh, const struct symtab *s, int line,
 {
 	struct sg_target *t = sg_session_target(sh->session);
 	char ssym[1024], esym[1024];
-	shell_symbol_suffix(t, start, ssym, sizeof(ssym));
-	shell_symbol_suffix(t, end, esym, sizeof(esym));
+	sg_symbol_suffix(t, start, ssym, sizeof(ssym));
+	sg_symbol_suffix(t, end, esym, sizeof(esym));
 	if (no_code)
 		sg_out_printf(out, "Line %d of \"%s\" is at address 0x%" PRIx64 "%s but contains no code.\n",
 			      line, s->name, start, ssym);
@@ -1479,7 +1480,7 @@ static struct sg_error *cmd_info_line(struct sg_session *s, const char *args, st
 		return err;
 	if (l.no_line) {
 		char sym[1024];
-		shell_symbol_suffix(sg_session_target(s), l.addr, sym, sizeof(sym));
+		sg_symbol_suffix(sg_session_target(s), l.addr, sym, sizeof(sym));
 		if (l.addr)
 			sg_out_printf(out, "No line number information available for address 0x%" PRIx64 "%s\n",
 				      l.addr, sym);

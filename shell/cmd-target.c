@@ -1,5 +1,6 @@
 /* Commands about the target: attach, detach, threads, modules, symbols.  */
 #include <config.h>
+#include "eval.h"
 #include "shell.h"
 #include "snapshot.h"
 
@@ -310,7 +311,7 @@ static struct sg_error *cmd_info_symbol(struct sg_session *s, const char *args,
 	if (!*args)
 		return sg_error_create(SG_ERROR_USAGE, "Argument required (address).");
 	uint64_t addr;
-	struct sg_error *err = shell_eval_address(sh, args, &addr);
+	struct sg_error *err = sg_eval_address(sh->session, args, &addr);
 	if (err)
 		return err;
 	struct sg_target *t = sg_session_target(s);

@@ -4,7 +4,8 @@
    the labels of addresses are ours: libopcodes asks us to print them.  */
 #include <config.h>
 #include "disas-insn.h"
-#include "data.h"
+#include "eval.h"
+#include "shell.h"
 
 #include <dis-asm.h>
 #include <dwarf.h>
@@ -506,7 +507,7 @@ static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn, uint
 		return NULL;
 	*fn = fs.found;
 	*entry = low + *bias;
-	if (is_cplus(cu))
+	if (sg_die_is_cplus(cu))
 		return cplus_linkage_name(fn);
 	/* glibc's asm names: DW_AT_linkage_name "__GI___nanosleep" for
 	   DW_AT_name "__nanosleep".  */
@@ -630,12 +631,12 @@ static int put_text(void *stream, const char *fmt, va_list ap)
 		return n;
 	}
 	if ((size_t)n < sizeof(small)) {
-		lite_puts(&insn->text, small);
+		sg_lite_puts(&insn->text, small);
 	} else {
 		char *big = malloc((size_t)n + 1);
 		if (big) {
 			vsnprintf(big, (size_t)n + 1, fmt, ap2);
-			lite_puts(&insn->text, big);
+			sg_lite_puts(&insn->text, big);
 			free(big);
 		}
 	}
@@ -746,7 +747,7 @@ struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_i
 				       addr);
 	}
 	if (!ret->text.s)
-		lite_puts(&ret->text, "");
+		sg_lite_puts(&ret->text, "");
 	return NULL;
 }
 
@@ -759,8 +760,8 @@ void disas_put_bytes(const struct disas_insn *insn, struct sg_buf_lite *b)
 	for (int i = 0; i < insn->length; i++) {
 		char h[4];
 		snprintf(h, sizeof(h), i ? " %02x" : "%02x", insn->bytes[i]);
-		lite_puts(b, h);
+		sg_lite_puts(b, h);
 	}
 	while (b->len - start < 19)
-		lite_putc(b, ' ');
+		sg_lite_putc(b, ' ');
 }

@@ -4,6 +4,7 @@
 #ifndef SG_SHELL_DISAS_INSN_H
 #define SG_SHELL_DISAS_INSN_H
 
+#include "eval.h"
 #include "shell.h"
 
 #include <elfutils/libdw.h>

@@ -1,22 +1,27 @@
-/* What the data commands (cmd-data.c) share with the type printer
-   (types.c): DWARF type helpers and gdb's spelling of types.  */
-#ifndef SG_SHELL_DATA_H
-#define SG_SHELL_DATA_H
+/* The value engine (eval-*.c): DWARF type helpers and gdb's spelling of
+   types, values as print shows them, expressions, a frame's variables,
+   the value history and convenience variables.  Internal to spyglass:
+   the shell's data commands (print, ptype, x, display, printf, info
+   locals) call it.  The functions marked SG_PUBLIC are exported for the
+   shell only, and are not part of the plugin API (include/spyglass/),
+   which may change them at any time.  */
+#ifndef SG_LIB_EVAL_H
+#define SG_LIB_EVAL_H
 
-#include "shell.h"
+#include <spyglass/spyglass.h>
 
 #include <elfutils/libdw.h>
 
 #define MAX_TYPE_DEPTH 32
 
 /* DIE's DW_AT_type, into *RET.  */
-bool die_type(Dwarf_Die *die, Dwarf_Die *ret);
+SG_PUBLIC bool sg_die_type(Dwarf_Die *die, Dwarf_Die *ret);
 /* Skip typedefs and qualifiers.  */
 void strip(Dwarf_Die *in, Dwarf_Die *out);
 /* TYPE's size in bytes, 0 when unknown.  */
 uint64_t type_size(Dwarf_Die *type);
 /* Whether DIE comes from a C++ compilation unit.  */
-bool is_cplus(Dwarf_Die *die);
+SG_PUBLIC bool sg_die_is_cplus(Dwarf_Die *die);
 /* DIE's name with its C++ scopes ("ns::Derived"), new string; the plain
    name in C; NULL for an unnamed DIE.  */
 char *qualified_name(Dwarf_Die *die);
@@ -30,21 +35,21 @@ char *ptype_string(struct sg_target *t, Dwarf_Die *type);
    C: no "struct" before a class's name, "(void)" for a method without
    parameters, an enum's underlying type.  The functions above are
    these with CPLUS false.  */
-char *type_string_lang(Dwarf_Die *type, const char *inner, bool cplus);
-char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus);
+SG_PUBLIC char *sg_type_string_lang(Dwarf_Die *type, const char *inner, bool cplus);
+SG_PUBLIC char *sg_ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus);
 /* ptype/o's text for TYPE: each data member's offset and size, holes,
    total sizes; no methods or typedefs.  *HEADER_RET tells whether gdb's
    column header (PTYPE_OFFSETS_HEADER) goes before "type = ": when TYPE
    is a struct or union.  New string.  */
 #define PTYPE_OFFSETS_HEADER "/" "* offset      |    size *" "/  "
-char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret);
+SG_PUBLIC char *sg_ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret);
 
 /* Between these, the functions above name types as the session's type
    printers do ("std::vector<int>"), as gdb's whatis and ptype do; print's
    value types stay raw, as in gdb.  RAW (ptype/r): no printers, and class
    bodies without local names ("[with T = int]", "T data").  */
-void type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw);
-void type_printers_end(void);
+SG_PUBLIC void sg_type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw);
+SG_PUBLIC void sg_type_printers_end(void);
 
 /* ---- values (valprint.c, expr.c, locals.c) ---- */
 
@@ -132,48 +137,48 @@ struct xval {
 /* Read SIZE bytes of V (from memory, or its bits).  */
 struct sg_error *read_value(struct sg_target *t, const struct val *v, void *buf, size_t size);
 /* "<error: Cannot access memory at address 0x...>", new string.  */
-char *fault_text(struct sg_error *err);
+SG_PUBLIC char *sg_fault_text(struct sg_error *err);
 /* X in gdb's notation (TOP: by itself, so pointers show their type), in
    print/FMT (0 for none; RAW: no typed readers), types spelled in C++
    when CPLUS (the language of the frame X comes from), new string *RET.  */
-struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
+SG_PUBLIC struct sg_error *sg_format_xval(struct sg_session *s, struct sg_target *t, struct xval *x, char fmt,
 			      bool raw, bool cplus, bool top, char **ret);
 /* X as the JSON member KEY of OUT.  */
-void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
+SG_PUBLIC void sg_json_xval(struct sg_session *s, struct sg_target *t, struct xval *x, char fmt, bool raw,
 		bool cplus, struct sg_out *out, const char *key);
 /* X's declared type as text, in C or C++ spelling.  */
-char *xval_type(struct xval *x, bool cplus);
+SG_PUBLIC char *sg_xval_type(struct xval *x, bool cplus);
 /* Whether the selected frame's language is C++.  */
-bool frame_cplus(struct sg_session *s);
+SG_PUBLIC bool sg_frame_cplus(struct sg_session *s);
 /* Where member or base class M starts in an object at ADDRESS (0:
    unknown, which a virtual base needs).  */
 bool member_offset(struct sg_target *t, Dwarf_Die *m, uint64_t address, uint64_t *ret);
 /* Evaluate the expression TEXT.  */
-struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x);
+SG_PUBLIC struct sg_error *sg_eval_xval(struct sg_session *s, struct sg_target *t, const char *text, struct xval *x);
 /* The selected frame's variable NAME, innermost block first.  */
-struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+struct sg_error *frame_variable(struct sg_session *s, const char *name,
 				struct val *ret);
 /* A DW_AT_const_value as a value of V's type.  */
 struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret);
 /* The data kept with the session's target under KEY, SIZE zeroed bytes
    made when CREATE and there is none; NULL without a target or memory. */
-void *shell_target_data(struct sg_session *s, const void *key, size_t size,
+SG_PUBLIC void *sg_eval_target_data(struct sg_session *s, const void *key, size_t size,
 			void (*destroy)(void *), bool create);
 /* The value history and convenience variables (history.c), kept with
-   the target.  history_add numbers X as the next $N in *NUM.  */
-unsigned history_count(struct shell *sh);
-struct sg_error *history_add(struct shell *sh, const struct xval *x, unsigned *num);
+   the target.  sg_history_add numbers X as the next $N in *NUM.  */
+SG_PUBLIC unsigned sg_history_count(struct sg_session *s);
+SG_PUBLIC struct sg_error *sg_history_add(struct sg_session *s, const struct xval *x, unsigned *num);
 /* $N, or with RELATIVE $$N (the Nth before the last; $ and $0 are
    $$0); gdb's errors past either end.  */
-struct sg_error *history_value(struct shell *sh, uint64_t n, bool relative, struct xval *ret);
+SG_PUBLIC struct sg_error *sg_history_value(struct sg_session *s, uint64_t n, bool relative, struct xval *ret);
 /* A void value into *RET.  */
-struct sg_error *history_void(struct xval *ret);
+SG_PUBLIC struct sg_error *sg_history_void(struct xval *ret);
 /* Convenience variable NAME (without "$"): false if it was never set. */
-bool convenience_get(struct shell *sh, const char *name, struct xval *ret);
-struct sg_error *convenience_set(struct shell *sh, const char *name, const struct xval *x);
+SG_PUBLIC bool sg_convenience_get(struct sg_session *s, const char *name, struct xval *ret);
+SG_PUBLIC struct sg_error *sg_convenience_set(struct sg_session *s, const char *name, const struct xval *x);
 /* The Ith of the set variables, newest first, its value in *RET.  */
-size_t convenience_count(struct shell *sh);
-const char *convenience_name(struct shell *sh, size_t i, struct xval *ret);
+SG_PUBLIC size_t sg_convenience_count(struct sg_session *s);
+SG_PUBLIC const char *sg_convenience_name(struct sg_session *s, size_t i, struct xval *ret);
 
 /* A value as printf takes it: an integer (sign-extended from its own
    size), a pointer (arrays and functions decay), or a floating one.  */
@@ -183,20 +188,48 @@ struct scalar {
 	bool is_float, is_pointer;
 	uint64_t size;		/* of an integer, 0 if unknown */
 };
-struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const char *text,
+SG_PUBLIC struct sg_error *sg_eval_scalar(struct sg_session *s, struct sg_target *t, const char *text,
 				   struct scalar *ret);
 /* After x: gdb's $_ (the last unit's ADDRESS, a pointer to an integer
    of SIZE bytes) and $__ (its contents, BITS).  */
-struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint64_t address,
+SG_PUBLIC struct sg_error *sg_set_examined(struct sg_session *s, struct sg_target *t, uint64_t address,
 				    int size, uint64_t bits);
-/* printf "FORMAT", ARGS... (printf.c).  */
-struct sg_error *shell_cmd_printf(struct sg_session *s, const char *args, struct sg_out *out,
-				  void *arg);
+/* The address EXPR names, as gdb's x takes it (a pointer's value, where
+   an array or function is, an integer), evaluated in the selected frame.  */
+SG_PUBLIC struct sg_error *sg_eval_address(struct sg_session *s, const char *expr, uint64_t *ret);
 
-/* display, undisplay, info display (display.c).  */
-struct sg_error *shell_register_display_commands(struct shell *sh);
+/* " <symbol+offset>" for ADDR as gdb writes it after an address (the DWARF
+   function's name for code, as gdb prefers it to an alias), or "" when
+   no symbol covers it (eval-print.c).  */
+SG_PUBLIC void sg_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size);
 
-/* Register info locals and info args (locals.c).  */
-struct sg_error *shell_register_frame_var_commands(struct shell *sh);
+/* X as a frame line shows it (SUMMARY: "print frame-arguments
+   scalars"), new string *RET.  */
+SG_PUBLIC struct sg_error *sg_format_frame_arg(struct sg_session *s, struct sg_target *t, struct xval *x,
+				     bool cplus, bool summary, char **ret);
+/* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),
+   or NULL without DWARF.  */
+SG_PUBLIC char *sg_frame_args_text(struct sg_session *s, const struct sg_stack *st, size_t level);
+/* The frame's locals, indented as in "bt full".  */
+SG_PUBLIC void sg_frame_locals_print(struct sg_session *s, const struct sg_stack *st, size_t level,
+			   struct sg_out *out);
+/* info locals (ARGS false) and info args (ARGS true): the selected
+   frame's variables to OUT, as gdb prints them.  */
+SG_PUBLIC struct sg_error *sg_frame_vars(struct sg_session *s, struct sg_out *out, bool args);
+
+/* A growable string for formatting (eval-text.c).  */
+struct sg_buf_lite {
+	char *s;
+	size_t len, cap;
+};
+SG_PUBLIC void sg_lite_putc(struct sg_buf_lite *b, char c);
+SG_PUBLIC void sg_lite_puts(struct sg_buf_lite *b, const char *s);
+/* A byte inside quotes as gdb writes it: \n, \\, \ooo; QUOTE is escaped.  */
+SG_PUBLIC void sg_escape_byte(struct sg_buf_lite *b, unsigned char c, char quote);
+/* A char value as gdb prints it: 97 'a'.  */
+SG_PUBLIC void sg_char_repr(struct sg_buf_lite *b, unsigned char c);
+
+/* EFLAGS as gdb prints its flags type: "[ ZF PF ]".  */
+SG_PUBLIC void sg_eflags_text(uint64_t v, char *buf, size_t size);
 
 #endif
