@@ -11,18 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct saved {
-	struct xval x;
-	unsigned char *bytes, *known;	/* owned: X.V.BYTES and X.V.KNOWN */
-};
-
 struct conv {
 	char *name;
-	struct saved s;
+	struct xval_saved s;
 };
 
 struct values {
-	struct saved *hist;
+	struct xval_saved *hist;
 	size_t nhist, hist_cap;
 	struct conv *conv;
 	size_t nconv, conv_cap;
@@ -30,7 +25,7 @@ struct values {
 
 static const char values_key;
 
-static void saved_free(struct saved *s)
+void xval_saved_free(struct xval_saved *s)
 {
 	free(s->bytes);
 	free(s->known);
@@ -40,10 +35,10 @@ static void values_destroy(void *arg)
 {
 	struct values *v = arg;
 	for (size_t i = 0; i < v->nhist; i++)
-		saved_free(&v->hist[i]);
+		xval_saved_free(&v->hist[i]);
 	for (size_t i = 0; i < v->nconv; i++) {
 		free(v->conv[i].name);
-		saved_free(&v->conv[i].s);
+		xval_saved_free(&v->conv[i].s);
 	}
 	free(v->hist);
 	free(v->conv);
@@ -86,7 +81,7 @@ static unsigned char *dup_bytes(const unsigned char *p, uint64_t n)
 
 /* X into S, with its bytes copied: the evaluation's own are released
    when the next command evaluates.  */
-static struct sg_error *save(const struct xval *x, struct saved *s)
+struct sg_error *xval_save(const struct xval *x, struct xval_saved *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->x = *x;
@@ -112,10 +107,10 @@ struct sg_error *sg_history_add(struct sg_session *s, const struct xval *x, unsi
 	struct values *v = values_of(s, true);
 	if (!v)
 		return &sg_enomem;
-	struct saved *sv = sg_array_push(&v->hist, &v->nhist, &v->hist_cap, sizeof(*sv));
+	struct xval_saved *sv = sg_array_push(&v->hist, &v->nhist, &v->hist_cap, sizeof(*sv));
 	if (!sv)
 		return &sg_enomem;
-	struct sg_error *err = save(x, sv);
+	struct sg_error *err = xval_save(x, sv);
 	if (err) {
 		v->nhist--;
 		return err;
@@ -170,20 +165,20 @@ struct sg_error *sg_convenience_set(struct sg_session *s, const char *name, cons
 	struct values *v = values_of(s, true);
 	if (!v)
 		return &sg_enomem;
-	struct saved sv;
-	struct sg_error *err = save(x, &sv);
+	struct xval_saved sv;
+	struct sg_error *err = xval_save(x, &sv);
 	if (err)
 		return err;
 	struct conv *c = conv_find(v, name);
 	if (c) {
-		saved_free(&c->s);
+		xval_saved_free(&c->s);
 		c->s = sv;
 		return NULL;
 	}
 	char *copy = strdup(name);
 	if (!copy || !(c = sg_array_push(&v->conv, &v->nconv, &v->conv_cap, sizeof(*c)))) {
 		free(copy);
-		saved_free(&sv);
+		xval_saved_free(&sv);
 		return &sg_enomem;
 	}
 	c->name = copy;

@@ -4,6 +4,8 @@
 #include <config.h>
 #include "eval.h"
 
+#include <spyglass/eval.h>
+
 #include <ctype.h>
 #include <dwarf.h>
 #include <errno.h>
@@ -877,6 +879,59 @@ static void scope_vars(struct sg_session *s, struct frame_scope *fs, bool args, 
 	/* gdb writes these unindented, even under "bt full".  */
 	if (!count)
 		sg_out_printf(out, "%s\n", args ? "No arguments." : "No locals.");
+}
+
+/* CB with variable VAR of a frame (LABEL: a label, which has no value):
+   its value, NULL when optimized out; *STOP when CB says so.  Variables
+   without a name or type are skipped, as print_var does.  */
+static struct sg_error *report_var(struct frame_ctx *fc, Dwarf_Die *var, bool label,
+				   sg_frame_variable_cb *cb, void *arg, bool *stop)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+	if (!name || (!label && !sg_die_type(var, &type)))
+		return NULL;
+	struct sg_value *value = NULL;
+	struct val v = { .lvalue = false };
+	struct sg_error *err = &sg_not_found;
+	if (!label) {
+		v.type = type;
+		err = locate(fc, var, &v);
+	}
+	if (err) {
+		sg_error_destroy(err);	/* <optimized out> */
+	} else {
+		struct xval x = { .v = v };
+		if ((err = value_from_xval(fc->t, &x, &value)))
+			return err;
+	}
+	*stop = cb(name, value, arg) != SG_CB_OK;
+	sg_value_destroy(value);
+	val_bytes_release();
+	return NULL;
+}
+
+struct sg_error *sg_frame_variables(struct sg_session *s, bool args, sg_frame_variable_cb *cb,
+				    void *arg)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	struct frame_scope fs;
+	if (err || (err = frame_scope_at(sg_session_target(s), st, sg_session_frame(s), &fs)))
+		return err;
+	bool stop = false;
+	for (int i = args ? fs.fn : fs.first + 1; i <= fs.fn && !err && !stop; i++) {
+		struct scope_syms syms;
+		scope_symbols(fs.fc.t, &fs.chain[i], &syms);
+		for (size_t k = 0; k < syms.n && !err && !stop; k++) {
+			enum sym_kind kind = sym_kind(&syms.v[k]);
+			if (kind != SYM_NONE && (kind == SYM_ARG) == args)
+				err = report_var(&fs.fc, &syms.v[k], kind == SYM_LABEL, cb, arg, &stop);
+		}
+		syms_release(&syms);
+	}
+	frame_scope_close(&fs);
+	return err;
 }
 
 /* lib/dwlookup.c; here until a header another change owns declares it.  */

@@ -164,6 +164,21 @@ struct sg_error *const_value(Dwarf_Die *var, Dwarf_Attribute *a, struct val *ret
    made when CREATE and there is none; NULL without a target or memory. */
 SG_PUBLIC void *sg_eval_target_data(struct sg_session *s, const void *key, size_t size,
 			void (*destroy)(void *), bool create);
+/* A value kept past the command that made it: X with its own copy of
+   the bytes it does not have in memory (what val_bytes gave lives only
+   until the next evaluation).  */
+struct xval_saved {
+	struct xval x;
+	unsigned char *bytes, *known;	/* owned: X.V.BYTES and X.V.KNOWN */
+};
+struct sg_error *xval_save(const struct xval *x, struct xval_saved *ret);
+void xval_saved_free(struct xval_saved *s);
+/* value.c: a new sg_value of X, its bytes copied; or VALUE as the
+   engine's value into *RET, which borrows VALUE's bytes (valid while
+   VALUE lives).  */
+struct sg_error *value_from_xval(struct sg_target *t, const struct xval *x, struct sg_value **ret);
+void value_to_xval(const struct sg_value *value, struct xval *ret);
+
 /* The value history and convenience variables (history.c), kept with
    the target.  sg_history_add numbers X as the next $N in *NUM.  */
 SG_PUBLIC unsigned sg_history_count(struct sg_session *s);
