@@ -244,6 +244,28 @@ SG_PUBLIC void sg_escape_byte(struct sg_buf_lite *b, unsigned char c, char quote
 /* A char value as gdb prints it: 97 'a'.  */
 SG_PUBLIC void sg_char_repr(struct sg_buf_lite *b, unsigned char c);
 
+/* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
+   for one without (main, extern "C") its name and parameter types,
+   "main()".  New string, NULL if unnamed (eval-names.c).  */
+SG_PUBLIC char *sg_cplus_linkage_name(Dwarf_Die *sub);
+/* " <name+off>" as gdb's x labels ADDR, "" without a symbol.  */
+SG_PUBLIC void sg_x_label_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size);
+/* gdb's name for the source language of F's unit ("c", "c++"); NULL
+   without DWARF.  */
+SG_PUBLIC const char *sg_frame_language(const struct sg_frame *f);
+
+/* info address NAME for a variable of the selected frame, innermost
+   block first (those hide the globals, as in gdb): where it lives, in
+   gdb's words, to OUT; false when the frame has no such variable
+   (eval-address.c).  */
+SG_PUBLIC bool sg_frame_local_address(struct sg_session *s, const char *name, struct sg_out *out);
+/* Whether the type DIE TYPE is only declared, in all of T's units: gdb
+   makes no symbol of such a class.  */
+SG_PUBLIC bool sg_type_declared_only(struct sg_target *t, Dwarf_Die *type);
+/* whatis's text for X (IS_TYPE: X names a type, whose typedef whatis
+   shows one level down), new string.  */
+SG_PUBLIC char *sg_whatis_text(struct xval *x, bool is_type, bool cplus);
+
 /* EFLAGS as gdb prints its flags type: "[ ZF PF ]".  */
 SG_PUBLIC void sg_eflags_text(uint64_t v, char *buf, size_t size);
 

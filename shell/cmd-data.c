@@ -5,7 +5,6 @@
 #include "shell.h"
 
 #include <ctype.h>
-#include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -160,11 +159,9 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 	*is_type = false;
 	bool declared_only = false;
 	if (!sg_lookup_type(t, args, &x->v.type)) {
-		Dwarf_Die full;
-		sg_type_complete(t, &x->v.type, &full);
 		/* gdb makes no symbol of a class only declared (clang declares
 		   one whose key function is inline, and defines it nowhere).  */
-		declared_only = dwarf_hasattr(&full, DW_AT_declaration);
+		declared_only = sg_type_declared_only(t, &x->v.type);
 		if (!declared_only) {
 			*is_type = true;
 			return NULL;
@@ -272,13 +269,7 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 	bool cplus = sg_frame_cplus(s);
 	char *text;
 	sg_type_printers_begin(s, t, raw);
-	if (is_type && dwarf_tag(&x.v.type) == DW_TAG_typedef) {
-		/* gdb's whatis on a typedef name shows one level down.  */
-		Dwarf_Die next;
-		text = sg_die_type(&x.v.type, &next) ? sg_type_string_lang(&next, "", cplus) : strdup("void");
-	} else {
-		text = sg_xval_type(&x, cplus);
-	}
+	text = sg_whatis_text(&x, is_type, cplus);
 	sg_type_printers_end();
 	sg_out_printf(out, "type = %s\n", text);
 	sg_out_string(out, "type", text);

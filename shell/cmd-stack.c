@@ -5,8 +5,6 @@
 #include "shell.h"
 
 #include <ctype.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -683,31 +681,6 @@ static struct sg_error *cmd_down(struct sg_session *s, const char *args, struct 
 	return move_frame(s, arg, args, out, false);
 }
 
-/* gdb's name for the source language of F's unit; NULL without DWARF.  */
-static const char *frame_language(const struct sg_frame *f)
-{
-	if (!f->scopes || f->scope_fn < 0 || f->scope_fn >= f->nscopes)
-		return NULL;
-	Dwarf_Die cu;
-	if (!dwarf_diecu((Dwarf_Die *)&f->scopes[f->scope_fn], &cu, NULL, NULL))
-		return NULL;
-	switch (dwarf_srclang(&cu)) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
-		return "c";
-	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-		return "c++";
-	case DW_LANG_Mips_Assembler:
-		return "asm";
-	case DW_LANG_Rust:
-		return "rust";
-	case DW_LANG_Go:
-		return "go";
-	default:
-		return "unknown";
-	}
-}
-
 /* Whether LEVEL is the outermost frame, its caller undefined (gdb's
    "Outermost frame: outermost", at frame address 0): the walk ended
    there for no other reason.  */
@@ -847,7 +820,7 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 			      has_caller || artificial ? "," : "", callee_cfa);
 	if (has_caller || has_callee || artificial)
 		sg_out_printf(out, "\n");
-	const char *lang = frame_language(f);
+	const char *lang = sg_frame_language(f);
 	if (lang)
 		sg_out_printf(out, " source language %s.\n", lang);
 	sg_out_printf(out, " unwound by %s\n", f->unwinder ? f->unwinder : "(innermost frame)");

@@ -508,7 +508,7 @@ static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *fn, uint
 	*fn = fs.found;
 	*entry = low + *bias;
 	if (sg_die_is_cplus(cu))
-		return cplus_linkage_name(fn);
+		return sg_cplus_linkage_name(fn);
 	/* glibc's asm names: DW_AT_linkage_name "__GI___nanosleep" for
 	   DW_AT_name "__nanosleep".  */
 	Dwarf_Attribute a;

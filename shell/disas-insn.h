@@ -83,8 +83,6 @@ int disas_first_line(struct disas_sources *s, struct sg_target *t, uint64_t low,
 void disas_print_source(struct disas_sources *s, const char *file, int from, int to,
 			struct sg_out *out);
 
-/* The name gdb gives C++ function SUB (cmd-x.c).  */
-char *cplus_linkage_name(Dwarf_Die *sub);
 
 /* The raw bytes of INSN as gdb's /r shows them, padded, into B.  */
 void disas_put_bytes(const struct disas_insn *insn, struct sg_buf_lite *b);
