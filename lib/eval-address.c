@@ -65,15 +65,7 @@ static void describe_local(const struct sg_frame *f, Dwarf_Die *var, const char 
    hide the globals, as in gdb.  */
 bool sg_frame_local_address(struct sg_session *s, const char *name, struct sg_out *out)
 {
-	struct sg_stack *st;
-	if (!sg_session_thread(s))
-		return false;
-	struct sg_error *err = sg_session_stack(s, &st);
-	if (err) {
-		sg_error_destroy(err);
-		return false;
-	}
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	const struct sg_frame *f = selected_frame(s);
 	if (!f || !f->scopes || f->scope_fn < 0 || f->signal_trampoline || f->tail_call)
 		return false;
 	for (int i = f->scope_first + 1; i <= f->scope_fn; i++) {

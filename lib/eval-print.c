@@ -2678,17 +2678,22 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 
 /* gdb spells types in the selected frame's language: C++ when the
    frame's compilation unit is C++; C without a thread, frame or DWARF.  */
-bool sg_frame_cplus(struct sg_session *s)
+const struct sg_frame *selected_frame(struct sg_session *s)
 {
 	struct sg_stack *st;
 	if (!sg_session_thread(s))
-		return false;
+		return NULL;
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err) {
 		sg_error_destroy(err);
-		return false;
+		return NULL;
 	}
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	return sg_stack_frame(st, sg_session_frame(s));
+}
+
+bool sg_frame_cplus(struct sg_session *s)
+{
+	const struct sg_frame *f = selected_frame(s);
 	return f && f->scopes && f->scope_fn >= 0 && f->scope_fn < f->nscopes &&
 	       sg_die_is_cplus((Dwarf_Die *)&f->scopes[f->scope_fn]);
 }

@@ -148,6 +148,8 @@ SG_PUBLIC void sg_json_xval(struct sg_session *s, struct sg_target *t, struct xv
 		bool cplus, struct sg_out *out, const char *key);
 /* X's declared type as text, in C or C++ spelling.  */
 SG_PUBLIC char *sg_xval_type(struct xval *x, bool cplus);
+/* The session's selected frame; NULL without a thread or a stack.  */
+const struct sg_frame *selected_frame(struct sg_session *s);
 /* Whether the selected frame's language is C++.  */
 SG_PUBLIC bool sg_frame_cplus(struct sg_session *s);
 /* Where member or base class M starts in an object at ADDRESS (0:
