@@ -210,7 +210,7 @@ static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t 
 		struct disas_insn insn;
 		err = disas_decode(t, addr, &insn);
 		char lab[512];
-		disas_symbol_suffix(t, addr, lab, sizeof(lab));
+		sg_disas_symbol_suffix(t, addr, lab, sizeof(lab));
 		if (err) {
 			/* gdb's partial line: the address, then the error.  */
 			free(insn.text.s);
@@ -284,9 +284,9 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	sg_out_int(out, "size", x.size);
 	sh->x_count = x.count;
 	if (x.fmt == 'i') {
-		disas_labels_begin();
+		sg_disas_labels_begin();
 		err = x_insns(sh, t, addr, &x, out);
-		disas_labels_end();
+		sg_disas_labels_end();
 		return err;
 	}
 	if (x.fmt == 's') {

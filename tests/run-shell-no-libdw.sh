@@ -7,7 +7,7 @@
 # line is removed.
 . "$top_srcdir/tests/test-subr.sh"
 
-pending="cmd-source.c disas-insn.c disas-insn.h disas-source.c"
+pending="cmd-source.c"
 
 includes() {	# includes FILE: whether FILE includes a libdw header
 	grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](dwarf\.h|elfutils/libdw[a-z]*\.h)[>"]' "$1"
