@@ -2,6 +2,7 @@
    name, x's labels, a frame's source language.  */
 #include <config.h>
 #include "eval.h"
+#include "src-symtab.h"
 
 #include <dwarf.h>
 #include <elf.h>
@@ -101,21 +102,7 @@ const char *sg_frame_language(const struct sg_frame *f)
 	Dwarf_Die cu;
 	if (!dwarf_diecu((Dwarf_Die *)&f->scopes[f->scope_fn], &cu, NULL, NULL))
 		return NULL;
-	switch (dwarf_srclang(&cu)) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
-		return "c";
-	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-		return "c++";
-	case DW_LANG_Mips_Assembler:
-		return "asm";
-	case DW_LANG_Rust:
-		return "rust";
-	case DW_LANG_Go:
-		return "go";
-	default:
-		return "unknown";
-	}
+	return sg_unit_language(&cu);
 }
 
 bool sg_type_declared_only(struct sg_target *t, Dwarf_Die *type)
