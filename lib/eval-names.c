@@ -15,7 +15,7 @@
 /* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
    for one without (main, extern "C") its name and parameter types,
    "main()".  New string, NULL if unnamed.  Disassembly labels use it
-   too (disas-insn.c).  */
+   too (disas-labels.c).  */
 char *sg_cplus_linkage_name(Dwarf_Die *sub)
 {
 	Dwarf_Attribute a;

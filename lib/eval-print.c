@@ -2851,11 +2851,7 @@ struct sg_error *sg_format_xval(struct sg_session *s, struct sg_target *t, struc
 /* X as a frame line shows an argument: on one line whatever "print
    pretty" says, and with SUMMARY (gdb's "print frame-arguments scalars")
    scalars in full, a value with a typed reader as its summary and
-   "{...}", other aggregates (and references to them) as "...".  Declared
-   here and in locals.c until shell/data.h (owned by another change)
-   declares it.  */
-struct sg_error *sg_format_frame_arg(struct sg_session *s, struct sg_target *t, struct xval *x, bool cplus,
-				  bool summary, char **ret);
+   "{...}", other aggregates (and references to them) as "...".  */
 struct sg_error *sg_format_frame_arg(struct sg_session *s, struct sg_target *t, struct xval *x, bool cplus,
 				  bool summary, char **ret)
 {

@@ -51,7 +51,7 @@ SG_PUBLIC char *sg_ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bo
 SG_PUBLIC void sg_type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw);
 SG_PUBLIC void sg_type_printers_end(void);
 
-/* ---- values (valprint.c, expr.c, locals.c) ---- */
+/* ---- values (eval-print.c, eval-expr.c, eval-locals.c) ---- */
 
 /* A value as the data commands see it: in target memory, or computed. */
 struct val {
@@ -181,7 +181,7 @@ void xval_saved_free(struct xval_saved *s);
 struct sg_error *value_from_xval(struct sg_target *t, const struct xval *x, struct sg_value **ret);
 void value_to_xval(const struct sg_value *value, struct xval *ret);
 
-/* The value history and convenience variables (history.c), kept with
+/* The value history and convenience variables (eval-history.c), kept with
    the target.  sg_history_add numbers X as the next $N in *NUM.  */
 SG_PUBLIC unsigned sg_history_count(struct sg_session *s);
 SG_PUBLIC struct sg_error *sg_history_add(struct sg_session *s, const struct xval *x, unsigned *num);

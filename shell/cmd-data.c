@@ -1,5 +1,7 @@
-/* print, output, ptype and whatis, in gdb's notation; the value printer
-   is valprint.c, expressions expr.c, frame variables locals.c.  */
+/* print, output, ptype, whatis, info locals and info args, in gdb's
+   notation: the commands.  The value engine is the library's
+   (lib/eval.h): the printer lib/eval-print.c, expressions
+   lib/eval-expr.c, frame variables lib/eval-locals.c.  */
 #include <config.h>
 #include "eval.h"
 #include "shell.h"

@@ -1,5 +1,5 @@
 /* "x/NFU EXPR": examine memory as gdb does.  EXPR is any expression
-   (sg_eval_address in expr.c).  */
+   (sg_eval_address, lib/eval-expr.c).  */
 #include <config.h>
 #include "eval.h"
 #include "shell.h"
