@@ -2,11 +2,10 @@
    found through base classes, template arguments.  */
 #include <config.h>
 #include "internal.h"
+#include "eval.h"
 
 #include <dwarf.h>
 #include <inttypes.h>
-
-#define MAX_TYPE_DEPTH 32
 
 struct sg_value {
 	struct sg_target *target;
@@ -16,6 +15,10 @@ struct sg_value {
 	   target memory: its bytes, zero-extended.  */
 	bool synthetic;
 	uint64_t bits;
+	/* A value that sg_eval made (value_from_xval): the engine's value,
+	   which holds what the fields above cannot (bytes not in memory,
+	   registers, synthetic pointers); NULL for a reader's value.  */
+	struct xval_saved *eval;
 };
 
 struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type, uint64_t address,
@@ -29,6 +32,7 @@ struct sg_error *sg_value_at(struct sg_target *target, const Dwarf_Die *type, ui
 	v->address = address;
 	v->synthetic = false;
 	v->bits = 0;
+	v->eval = NULL;
 	*ret = v;
 	return NULL;
 }
@@ -55,7 +59,51 @@ bool sg_value_is_synthetic(const struct sg_value *v, uint64_t *bits_ret)
 	return v->synthetic;
 }
 
-void sg_value_destroy(struct sg_value *v) { free(v); }
+void sg_value_destroy(struct sg_value *v)
+{
+	if (v && v->eval) {
+		xval_saved_free(v->eval);
+		free(v->eval);
+	}
+	free(v);
+}
+
+struct sg_error *value_from_xval(struct sg_target *t, const struct xval *x, struct sg_value **ret)
+{
+	struct xval_saved *saved = malloc(sizeof(*saved));
+	if (!saved)
+		return &sg_enomem;
+	struct sg_error *err = xval_save(x, saved);
+	if (err) {
+		free(saved);
+		return err;
+	}
+	/* A reader sees an object in memory at its address, or a value
+	   not in memory as a synthetic one (its first 8 bytes).  */
+	bool in_memory = x->v.lvalue && !x->ptr_depth;
+	if ((err = sg_value_at(t, &x->v.type, in_memory ? x->v.address : 0, ret))) {
+		xval_saved_free(saved);
+		free(saved);
+		return err;
+	}
+	(*ret)->synthetic = !in_memory;
+	(*ret)->bits = in_memory ? 0 : x->v.bits;
+	(*ret)->eval = saved;
+	return NULL;
+}
+
+void value_to_xval(const struct sg_value *v, struct xval *ret)
+{
+	if (v->eval) {
+		*ret = v->eval->x;
+		return;
+	}
+	memset(ret, 0, sizeof(*ret));
+	ret->v.type = v->type;
+	ret->v.lvalue = !v->synthetic;
+	ret->v.address = v->address;
+	ret->v.bits = v->bits;
+}
 struct sg_target *sg_value_target(const struct sg_value *v) { return v->target; }
 const Dwarf_Die *sg_value_type(const struct sg_value *v) { return &v->type; }
 uint64_t sg_value_address(const struct sg_value *v) { return v->address; }

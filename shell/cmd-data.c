@@ -1,10 +1,12 @@
-/* print, output, ptype and whatis, in gdb's notation; the value printer
-   is valprint.c, expressions expr.c, frame variables locals.c.  */
+/* print, output, ptype, whatis, info locals and info args, in gdb's
+   notation: the commands.  The value engine is the library's
+   (lib/eval.h): the printer lib/eval-print.c, expressions
+   lib/eval-expr.c, frame variables lib/eval-locals.c.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
+#include "shell.h"
 
 #include <ctype.h>
-#include <dwarf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -76,26 +78,26 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 		/* A bare print shows the last value again, as a new one.  */
 		if (!history)
 			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
-		if (!history_count(sh))
+		if (!sg_history_count(sh->session))
 			return sg_error_create(SG_ERROR_USAGE, "The history is empty.");
-		if ((err = history_value(sh, 0, true, &x)))
+		if ((err = sg_history_value(sh->session, 0, true, &x)))
 			return err;
 	} else if (assignment(args, name, sizeof(name), &args)) {
-		if ((err = eval(sh, t, args, &x)) || (err = convenience_set(sh, name, &x)))
+		if ((err = sg_eval_xval(sh->session, t, args, &x)) || (err = sg_convenience_set(sh->session, name, &x)))
 			return err;
 		/* X may point into the variable's old bytes, which the set
 		   freed ("print $a = $a"): take the new value.  */
-		convenience_get(sh, name, &x);
-	} else if ((err = eval(sh, t, args, &x))) {
+		sg_convenience_get(sh->session, name, &x);
+	} else if ((err = sg_eval_xval(sh->session, t, args, &x))) {
 		return err;
 	}
 	char *text;
-	bool cplus = frame_cplus(s);
-	if ((err = format_value(sh, t, &x, fmt, raw, cplus, true, &text)))
+	bool cplus = sg_frame_cplus(s);
+	if ((err = sg_format_xval(sh->session, t, &x, fmt, raw, cplus, true, &text)))
 		return err;
-	char *type = xval_type(&x, cplus);
+	char *type = sg_xval_type(&x, cplus);
 	unsigned num = 0;
-	if (history && (err = history_add(sh, &x, &num))) {
+	if (history && (err = sg_history_add(sh->session, &x, &num))) {
 		free(type);
 		free(text);
 		return err;
@@ -107,7 +109,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 	if (history)
 		sg_out_uint(out, "history", num);
 	if (sg_out_json(out))
-		json_value(sh, t, &x, fmt, raw, cplus, out, "value");
+		sg_json_xval(sh->session, t, &x, fmt, raw, cplus, out, "value");
 	sg_out_string(out, "text", text);
 	sg_out_string(out, "type", type);
 	if (x.v.lvalue && !x.ptr_depth)
@@ -159,11 +161,9 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 	*is_type = false;
 	bool declared_only = false;
 	if (!sg_lookup_type(t, args, &x->v.type)) {
-		Dwarf_Die full;
-		sg_type_complete(t, &x->v.type, &full);
 		/* gdb makes no symbol of a class only declared (clang declares
 		   one whose key function is inline, and defines it nowhere).  */
-		declared_only = dwarf_hasattr(&full, DW_AT_declaration);
+		declared_only = sg_type_declared_only(t, &x->v.type);
 		if (!declared_only) {
 			*is_type = true;
 			return NULL;
@@ -186,7 +186,7 @@ static struct sg_error *type_of(struct shell *sh, struct sg_target *t, const cha
 					       i == 1 ? "struct" : keywords[i], len, name);
 		}
 	}
-	struct sg_error *err = eval(sh, t, args, x);
+	struct sg_error *err = sg_eval_xval(sh->session, t, args, x);
 	if (err && declared_only)
 		return declared_error(err, args);
 	return err;
@@ -232,23 +232,23 @@ static struct sg_error *cmd_ptype(struct sg_session *s, const char *args, struct
 		sg_out_string(out, "type", "void");
 		return NULL;
 	}
-	type_printers_begin(s, t, raw);
-	bool cplus = frame_cplus(s), header = false;
+	sg_type_printers_begin(s, t, raw);
+	bool cplus = sg_frame_cplus(s), header = false;
 	char *text;
 	if (offsets && !x.ptr_depth) {
-		text = ptype_offsets_string(t, &x.v.type, cplus, &header);
+		text = sg_ptype_offsets_string(t, &x.v.type, cplus, &header);
 	} else if (x.ptr_depth) {
 		/* "&g_pt": the type spelled out, then the stars.  */
-		char *inner = ptype_string_lang(t, &x.v.type, cplus);
+		char *inner = sg_ptype_string_lang(t, &x.v.type, cplus);
 		char stars[MAX_TYPE_DEPTH + 2] = " ";
 		memset(stars + 1, '*', x.ptr_depth < MAX_TYPE_DEPTH ? x.ptr_depth : MAX_TYPE_DEPTH);
 		if (asprintf(&text, "%s%s", inner, stars) < 0)
 			text = NULL;
 		free(inner);
 	} else {
-		text = ptype_string_lang(t, &x.v.type, cplus);
+		text = sg_ptype_string_lang(t, &x.v.type, cplus);
 	}
-	type_printers_end();
+	sg_type_printers_end();
 	sg_out_printf(out, "%stype = %s\n", header ? PTYPE_OFFSETS_HEADER : "", text ? text : "?");
 	sg_out_string(out, "type", text);
 	free(text);
@@ -268,17 +268,11 @@ static struct sg_error *cmd_whatis(struct sg_session *s, const char *args, struc
 		return sg_error_create(SG_ERROR_USAGE, "whatis needs an expression or a type");
 	if ((err = type_of(arg, t, args, &x, &is_type)))
 		return err;
-	bool cplus = frame_cplus(s);
+	bool cplus = sg_frame_cplus(s);
 	char *text;
-	type_printers_begin(s, t, raw);
-	if (is_type && dwarf_tag(&x.v.type) == DW_TAG_typedef) {
-		/* gdb's whatis on a typedef name shows one level down.  */
-		Dwarf_Die next;
-		text = die_type(&x.v.type, &next) ? type_string_lang(&next, "", cplus) : strdup("void");
-	} else {
-		text = xval_type(&x, cplus);
-	}
-	type_printers_end();
+	sg_type_printers_begin(s, t, raw);
+	text = sg_whatis_text(&x, is_type, cplus);
+	sg_type_printers_end();
 	sg_out_printf(out, "type = %s\n", text);
 	sg_out_string(out, "type", text);
 	free(text);
@@ -291,7 +285,7 @@ static struct sg_error *cmd_show_convenience(struct sg_session *s, const char *a
 	(void)args;
 	struct shell *sh = arg;
 	struct sg_target *t = sg_session_target(s);
-	size_t n = convenience_count(sh);
+	size_t n = sg_convenience_count(sh->session);
 	if (!n) {
 		sg_out_printf(out, "No debugger convenience values now defined.\n"
 			      "Convenience variables have names starting with \"$\";\n"
@@ -300,15 +294,15 @@ static struct sg_error *cmd_show_convenience(struct sg_session *s, const char *a
 		sg_out_array_end(out);
 		return NULL;
 	}
-	bool cplus = frame_cplus(s);
+	bool cplus = sg_frame_cplus(s);
 	sg_out_array_begin(out, "variables");
 	for (size_t i = 0; i < n; i++) {
 		struct xval x;
-		const char *name = convenience_name(sh, i, &x);
+		const char *name = sg_convenience_name(sh->session, i, &x);
 		char *text;
-		struct sg_error *err = format_value(sh, t, &x, 0, false, cplus, true, &text);
+		struct sg_error *err = sg_format_xval(sh->session, t, &x, 0, false, cplus, true, &text);
 		if (err) {
-			text = fault_text(err);
+			text = sg_fault_text(err);
 			sg_error_destroy(err);
 		}
 		sg_out_printf(out, "$%s = %s\n", name, text ? text : "?");
@@ -363,11 +357,37 @@ static const struct sg_command data_cmds[] = {
 	  .handler = cmd_show_convenience, .flags = SG_CMD_NEEDS_TARGET },
 };
 
+/* info locals and info args: the library locates and prints the
+   variables (eval-locals.c).  */
+static struct sg_error *cmd_info_locals(struct sg_session *s, SG_UNUSED const char *args,
+					struct sg_out *out, SG_UNUSED void *arg)
+{
+	return sg_frame_vars(s, out, false);
+}
+
+static struct sg_error *cmd_info_args(struct sg_session *s, SG_UNUSED const char *args,
+				      struct sg_out *out, SG_UNUSED void *arg)
+{
+	return sg_frame_vars(s, out, true);
+}
+
+static const struct sg_command frame_var_cmds[] = {
+	{ .name = "info locals", .synopsis = "info locals",
+	  .summary = "Print the selected frame's local variables",
+	  .details = "Innermost block first, as gdb.  Variables whose location needs DWARF\n"
+		     "pieces or entry values print <optimized out> for now.",
+	  .handler = cmd_info_locals, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info args", .synopsis = "info args",
+	  .summary = "Print the selected frame's arguments",
+	  .handler = cmd_info_args, .flags = SG_CMD_NEEDS_TARGET },
+};
+
 struct sg_error *shell_register_data_commands(struct shell *sh)
 {
 	struct sg_error *err = shell_register_table(sh, data_cmds,
 						    sizeof(data_cmds) / sizeof(data_cmds[0]));
 	if (!err)
 		err = shell_register_display_commands(sh);
-	return err ? err : shell_register_frame_var_commands(sh);
+	return err ? err : shell_register_table(sh, frame_var_cmds,
+						sizeof(frame_var_cmds) / sizeof(frame_var_cmds[0]));
 }

@@ -55,7 +55,7 @@ static struct sg_error *parse_modifiers(const char **argsp, struct disas_opts *o
 /* The selected frame's pc, for the "=> " mark; false without one.  */
 static bool frame_pc(struct shell *sh, uint64_t *pc)
 {
-	struct sg_error *err = shell_eval_address(sh, "$pc", pc);
+	struct sg_error *err = sg_eval_address(sh->session, "$pc", pc);
 	sg_error_destroy(err);
 	return !err;
 }
@@ -88,7 +88,7 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 			else
 				snprintf(label, sizeof(label), " <-%" PRIu64 ">", entry - a);
 		} else {
-			disas_symbol_suffix(t, a, label, sizeof(label));
+			sg_disas_symbol_suffix(t, a, label, sizeof(label));
 			/* A range's lines say "+0" at a symbol's start.  */
 			size_t len = strlen(label);
 			if (len > 2 && !strchr(label, '+') && len + 2 < sizeof(label))
@@ -107,7 +107,7 @@ static struct sg_error *dump(struct shell *sh, struct sg_target *t, uint64_t sta
 		for (int i = 0; i < insn.length; i++) {
 			char h[4];
 			snprintf(h, sizeof(h), i ? " %02x" : "%02x", insn.bytes[i]);
-			lite_puts(&bytes, h);
+			sg_lite_puts(&bytes, h);
 		}
 		sg_out_string(out, "bytes", bytes.s ? bytes.s : "");
 		sg_out_string(out, "text", insn.text.s);
@@ -147,7 +147,7 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 				    uint64_t high, bool function, uint64_t entry,
 				    const struct disas_opts *o, struct sg_out *out)
 {
-	struct disas_sources *src = disas_sources_create();
+	struct disas_sources *src = sg_disas_sources_create();
 	if (!src)
 		return &sg_enomem;
 	/* First pass: the lines the range has code for.  */
@@ -162,13 +162,13 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 			break;
 		}
 		struct disas_line dl;
-		if (disas_pc_line(src, t, pc, &dl) && !has_code(seen, nseen, dl.file, dl.line)) {
+		if (sg_disas_pc_line(src, t, pc, &dl) && !has_code(seen, nseen, dl.file, dl.line)) {
 			if (nseen == cap) {
 				size_t ncap = cap ? 2 * cap : 64;
 				struct file_line *p = realloc(seen, ncap * sizeof(*p));
 				if (!p) {
 					free(seen);
-					disas_sources_destroy(src);
+					sg_disas_sources_destroy(src);
 					return &sg_enomem;
 				}
 				seen = p;
@@ -180,7 +180,7 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 	}
 	/* The first row of the range (the opening brace), which may not
 	   be any instruction's line.  */
-	int first_row_line = disas_first_line(src, t, low, high);
+	int first_row_line = sg_disas_first_line(src, t, low, high);
 
 	struct sg_error *err = NULL;
 	const char *last_file = NULL;
@@ -189,7 +189,7 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 	sg_out_array_begin(out, "lines");
 	for (uint64_t pc = low; pc < high && !err;) {
 		struct disas_line dl;
-		bool have = disas_pc_line(src, t, pc, &dl);
+		bool have = sg_disas_pc_line(src, t, pc, &dl);
 		const char *file = have ? dl.file : NULL;
 		bool new_line = false;
 		int from = 0, to = 0;	/* preceding lines to show */
@@ -219,13 +219,13 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 			if (!last_file || !file || strcmp(file, last_file) != 0)
 				sg_out_printf(out, "%s:\n", file ? file : "unknown");
 			if (from > 0)
-				disas_print_source(src, file, from, to, out);
+				sg_disas_print_source(src, file, from, to, out);
 			sg_out_object_begin(out, NULL);
 			open = true;
 			if (have) {
 				sg_out_string(out, "file", file);
 				sg_out_int(out, "line", dl.line);
-				disas_print_source(src, file, dl.line, dl.line + 1, out);
+				sg_disas_print_source(src, file, dl.line, dl.line + 1, out);
 			} else {
 				sg_out_printf(out, "--- no source info for this pc ---\n");
 			}
@@ -240,7 +240,7 @@ static struct sg_error *dump_source(struct shell *sh, struct sg_target *t, uint6
 	if (open)
 		sg_out_object_end(out);
 	sg_out_array_end(out);
-	disas_sources_destroy(src);
+	sg_disas_sources_destroy(src);
 	free(seen);
 	return err;
 }
@@ -273,7 +273,7 @@ static struct sg_error *eval_part(struct shell *sh, const char *text, size_t len
 	char *s = strndup(text, len);
 	if (!s)
 		return &sg_enomem;
-	struct sg_error *err = shell_eval_address(sh, s, ret);
+	struct sg_error *err = sg_eval_address(sh->session, s, ret);
 	free(s);
 	return err;
 }
@@ -319,13 +319,13 @@ static struct sg_error *disassemble_function(struct shell *sh, struct sg_target 
 	struct sg_error *err;
 	uint64_t addr;
 	if (*args) {
-		if ((err = shell_eval_address(sh, args, &addr)))
+		if ((err = sg_eval_address(sh->session, args, &addr)))
 			return err;
 	} else if (!frame_pc(sh, &addr)) {
 		return sg_error_create(SG_ERROR_TARGET, "No frame selected.");
 	}
 	struct disas_function fn;
-	if ((err = disas_function_at(t, addr, &fn))) {
+	if ((err = sg_disas_function_at(t, addr, &fn))) {
 		if (!*args && sg_error_code(err) == SG_ERROR_LOOKUP) {
 			sg_error_destroy(err);
 			return sg_error_create(SG_ERROR_LOOKUP,
@@ -386,9 +386,9 @@ static struct sg_error *disassemble(struct shell *sh, struct sg_session *s, cons
 static struct sg_error *cmd_disassemble(struct sg_session *s, const char *args,
 					struct sg_out *out, void *arg)
 {
-	disas_labels_begin();
+	sg_disas_labels_begin();
 	struct sg_error *err = disassemble(arg, s, args, out);
-	disas_labels_end();
+	sg_disas_labels_end();
 	return err;
 }
 

@@ -13,12 +13,11 @@
    substitute-path", then as it is, then in each "directory" (gdb's
    $cdir and $cwd last), by its whole name and by its base name.  */
 #include <config.h>
+#include "eval.h"
 #include "shell.h"
+#include "src-symtab.h"
 
 #include <ctype.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,412 +26,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- source files of units ("symtabs") ---- */
-
-/* One file of one unit's line table: what gdb calls a symtab.  */
-struct symtab {
-	struct sg_module *mod;
-	Dwarf_Die cu;		/* valid as long as the target */
-	Dwarf_Addr bias;	/* the module's DWARF bias */
-	char *name;		/* as gdb shows it ("../sysdeps/x.c", "/abs/y.c") */
-	char *path;		/* libdw's path: the compilation directory joined */
-};
-
-static void symtab_clear(struct symtab *s)
-{
-	free(s->name);
-	free(s->path);
-	memset(s, 0, sizeof(*s));
-}
-
-static struct sg_error *symtab_copy(struct symtab *dst, const struct symtab *src)
-{
-	struct symtab s = *src;
-	s.name = strdup(src->name);
-	s.path = strdup(src->path);
-	if (!s.name || !s.path) {
-		free(s.name);
-		free(s.path);
-		return &sg_enomem;
-	}
-	symtab_clear(dst);
-	*dst = s;
-	return NULL;
-}
-
-static bool symtab_same(const struct symtab *a, const struct symtab *b)
-{
-	/* By offset: the frames' units and the address lookups' may be
-	   different handles on the same unit.  */
-	return a->mod == b->mod &&
-	       dwarf_dieoffset((Dwarf_Die *)&a->cu) == dwarf_dieoffset((Dwarf_Die *)&b->cu) &&
-	       !strcmp(a->path, b->path);
-}
-
-static const char *comp_dir(Dwarf_Die *cu)
-{
-	Dwarf_Attribute attr;
-	return dwarf_attr(cu, DW_AT_comp_dir, &attr) ? dwarf_formstring(&attr) : NULL;
-}
-
-/* PATH (libdw's join of the compilation directory, the table's directory
-   and the name) as gdb shows it: the name relative to the compilation
-   directory where it climbs out of it ("../sysdeps/..." under "./posix"),
-   and the unit's own file as DW_AT_name spells it when the compilation
-   directory is absolute.  The same rule as the frame lines' (lib/frame.c),
-   so that a frame's file and a symtab's name compare equal.  */
-static const char *display_name(Dwarf_Die *cu, const char *path)
-{
-	const char *dir = comp_dir(cu);
-	size_t len = dir ? strlen(dir) : 0;
-	if (!len)
-		return path;
-	if (!strncmp(path, dir, len) && path[len] == '/' && !strncmp(path + len + 1, "../", 3))
-		return path + len + 1;
-	const char *name = dwarf_diename(cu);
-	if (dir[0] != '/' || !name)
-		return path;
-	if (name[0] == '/')
-		return !strcmp(name, path) ? name : path;
-	if (!strncmp(path, dir, len) && path[len] == '/' && !strcmp(path + len + 1, name))
-		return name;
-	return path;
-}
-
-static struct sg_error *symtab_set(struct symtab *s, struct sg_module *mod, Dwarf_Die *cu,
-				   Dwarf_Addr bias, const char *path)
-{
-	char *name = strdup(display_name(cu, path)), *p = strdup(path);
-	if (!name || !p) {
-		free(name);
-		free(p);
-		return &sg_enomem;
-	}
-	symtab_clear(s);
-	s->mod = mod;
-	s->cu = *cu;
-	s->bias = bias;
-	s->name = name;
-	s->path = p;
-	return NULL;
-}
-
-/* The unit of MOD whose code covers ADDR (a target address).  Through
-   libdw's aranges first, then each unit's ranges (clang writes no
-   aranges).  */
-static bool unit_at(struct sg_module *mod, uint64_t addr, Dwarf_Die *ret, Dwarf_Addr *bias_ret)
-{
-	Dwfl_Module *dm = mod ? sg_module_dwfl(mod) : NULL;
-	if (!dm)
-		return false;
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(dm, addr, &bias);
-	if (cu && dwarf_haspc(cu, addr - bias) > 0) {
-		*ret = *cu;
-		*bias_ret = bias;
-		return true;
-	}
-	Dwarf_Die *c = NULL;
-	while ((c = dwfl_module_nextcu(dm, c, &bias))) {
-		if (dwarf_haspc(c, addr - bias) > 0) {
-			*ret = *c;
-			*bias_ret = bias;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool row_end(Dwarf_Line *l)
-{
-	bool end = false;
-	return dwarf_lineendsequence(l, &end) == 0 && end;
-}
-
-static bool row_stmt(Dwarf_Line *l)
-{
-	bool stmt = false;
-	return dwarf_linebeginstatement(l, &stmt) == 0 && stmt;
-}
-
-static uint64_t row_addr(Dwarf_Line *l)
-{
-	Dwarf_Addr a = 0;
-	dwarf_lineaddr(l, &a);
-	return a;
-}
-
-static int row_line(Dwarf_Line *l)
-{
-	int n = 0;
-	dwarf_lineno(l, &n);
-	return n;
-}
-
-/* Which rows of the table gdb keeps, into a new array (NULL without
-   memory: then all).  gdb reads each sequence with a fresh state: a row
-   is kept when its file or line differs from the row before, or when no
-   row of the line so far had a non-zero discriminator (PR 17276); rows
-   of line 0 are dropped, and so is a non-statement row of a new file at
-   the address of the row before.  */
-static bool *kept_rows(Dwarf_Lines *lines, size_t n)
-{
-	bool *kept = malloc(n ? n : 1);
-	if (!kept)
-		return NULL;
-	const char *last_file = NULL;
-	int last_line = 0, prev_line = 0;
-	uint64_t last_addr = 0;
-	bool nonzero = false, fresh = true;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *row = dwarf_onesrcline(lines, i);
-		if (row_end(row)) {
-			kept[i] = true;
-			fresh = true;
-			continue;
-		}
-		const char *file = dwarf_linesrc(row, NULL, NULL);
-		int line = row_line(row);
-		unsigned int disc = 0;
-		dwarf_linediscriminator(row, &disc);
-		uint64_t addr = row_addr(row);
-		if (fresh) {
-			last_file = NULL;
-			last_line = prev_line = 0;
-			nonzero = false;
-			fresh = false;
-		}
-		if (line != prev_line)
-			nonzero = disc != 0;
-		else
-			nonzero |= disc != 0;
-		prev_line = line;
-		bool file_changed = !last_file || !file || strcmp(file, last_file);
-		bool ignore = (file_changed && last_file && addr == last_addr && !row_stmt(row)) ||
-			      line == 0;
-		kept[i] = false;
-		if (!ignore) {
-			kept[i] = file_changed || line != last_line || !nonzero;
-			last_file = file;
-			last_line = line;
-		}
-		last_addr = addr;
-	}
-	return kept;
-}
-
-/* The line-table row gdb takes for ADDR (a unit address): the last one at
-   or below it, a statement row where one shares its address.  Its index
-   into *IDX_RET; false when ADDR is outside every sequence.  */
-static bool row_at(Dwarf_Lines *lines, size_t n, const bool *kept, uint64_t addr,
-		   size_t *idx_ret)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (row_addr(dwarf_onesrcline(lines, mid)) <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t idx = lo;
-	while (idx > 0 && kept && !kept[idx - 1])
-		idx--;
-	if (idx == 0)
-		return false;
-	idx--;
-	if (row_end(dwarf_onesrcline(lines, idx)))
-		return false;
-	uint64_t at = row_addr(dwarf_onesrcline(lines, idx));
-	for (size_t j = idx; !row_stmt(dwarf_onesrcline(lines, j)) && j > 0; j--) {
-		Dwarf_Line *prev = dwarf_onesrcline(lines, j - 1);
-		if (kept && !kept[j - 1])
-			continue;
-		if (row_end(prev) || row_addr(prev) != at)
-			break;
-		if (row_stmt(prev)) {
-			idx = j - 1;
-			break;
-		}
-	}
-	*idx_ret = idx;
-	return true;
-}
-
-/* Where the range of row IDX ends: the address of the first kept row
-   above ADDR (an end of sequence included).  */
-static uint64_t row_range_end(Dwarf_Lines *lines, size_t n, const bool *kept, size_t idx,
-			      uint64_t addr)
-{
-	for (size_t j = idx + 1; j < n; j++) {
-		uint64_t a = row_addr(dwarf_onesrcline(lines, j));
-		if (a > addr && (!kept || kept[j]))
-			return a;
-	}
-	return addr;
-}
-
-/* A location in the code: its symtab and line, for ADDR (a target
-   address, exact: not a return address).  */
-struct code_loc {
-	struct symtab sym;
-	int line;
-	uint64_t start, end;	/* the row's range, target addresses */
-};
-
-static struct sg_error *loc_at(struct sg_target *t, uint64_t addr, struct code_loc *ret)
-{
-	struct sg_module *mod = sg_target_module_at(t, addr);
-	Dwarf_Die cu;
-	Dwarf_Addr bias;
-	Dwarf_Lines *lines;
-	size_t n, idx;
-	if (!unit_at(mod, addr, &cu, &bias) || dwarf_getsrclines(&cu, &lines, &n) != 0)
-		return &sg_not_found;
-	bool *kept = kept_rows(lines, n);
-	if (!row_at(lines, n, kept, addr - bias, &idx)) {
-		free(kept);
-		return &sg_not_found;
-	}
-	Dwarf_Line *row = dwarf_onesrcline(lines, idx);
-	const char *path = dwarf_linesrc(row, NULL, NULL);
-	struct sg_error *err = !path || !row_line(row) ? &sg_not_found
-			       : symtab_set(&ret->sym, mod, &cu, bias, path);
-	if (!err) {
-		ret->line = row_line(row);
-		ret->start = row_addr(row) + bias;
-		ret->end = row_range_end(lines, n, kept, idx, addr - bias) + bias;
-	}
-	free(kept);
-	return err;
-}
-
-/* The symtab of frame F: its unit's file that the frame line names.  */
-static bool frame_symtab(struct sg_target *t, const struct sg_frame *f, struct symtab *ret)
-{
-	if (!f->file || f->line <= 0 || f->signal_trampoline)
-		return false;
-	Dwarf_Die cu;
-	Dwarf_Addr bias = f->dwarf_bias;
-	bool have = false;
-	if (f->scopes && f->scope_fn >= 0 && f->scope_fn < f->nscopes)
-		have = dwarf_diecu((Dwarf_Die *)&f->scopes[f->scope_fn], &cu, NULL, NULL) != NULL;
-	if (!have)
-		have = unit_at(f->module, f->activation ? f->pc : f->pc - 1, &cu, &bias);
-	Dwarf_Files *files;
-	size_t nfiles;
-	if (!have || dwarf_getsrcfiles(&cu, &files, &nfiles) != 0)
-		return false;
-	for (size_t i = 1; i < nfiles; i++) {
-		const char *path = dwarf_filesrc(files, i, NULL, NULL);
-		if (path && !strcmp(display_name(&cu, path), f->file))
-			return symtab_set(ret, f->module, &cu, bias, path) == NULL;
-	}
-	/* DWARF 5 tables name the unit's file at index 0 too.  */
-	const char *path = nfiles ? dwarf_filesrc(files, 0, NULL, NULL) : NULL;
-	return path && !strcmp(display_name(&cu, path), f->file) &&
-	       symtab_set(ret, f->module, &cu, bias, path) == NULL;
-}
-
-/* Whether NAME, as the user typed it, names the file PATH shown as
-   DISPLAY: the same path, or its last components ("bt.c",
-   "fixtures/bt.c").  */
-static bool file_matches(const char *name, const char *display, const char *path)
-{
-	const char *cands[2] = { display, path };
-	size_t nl = strlen(name);
-	for (int i = 0; i < 2; i++) {
-		const char *c = cands[i];
-		size_t cl = strlen(c);
-		if (!strcmp(c, name))
-			return true;
-		if (name[0] != '/' && cl > nl && !strcmp(c + cl - nl, name) && c[cl - nl - 1] == '/')
-			return true;
-	}
-	return false;
-}
-
-/* Whether the line table has a row of PATH.  */
-static bool unit_has_rows(Dwarf_Die *cu, const char *path)
-{
-	Dwarf_Lines *lines;
-	size_t n;
-	if (dwarf_getsrclines(cu, &lines, &n) != 0)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		const char *p = dwarf_linesrc(dwarf_onesrcline(lines, i), NULL, NULL);
-		if (p && !strcmp(p, path))
-			return true;
-	}
-	return false;
-}
-
-struct file_search {
-	const char *name;
-	struct symtab *ret;
-	bool found;
-	struct sg_module *skip;
-	struct sg_error *err;
-};
-
-static bool search_module(struct sg_module *mod, struct file_search *fs)
-{
-	Dwfl_Module *dm = sg_module_dwfl(mod);
-	if (!dm || !sg_module_has_dwarf(mod, NULL))
-		return false;
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = NULL;
-	while ((cu = dwfl_module_nextcu(dm, cu, &bias))) {
-		Dwarf_Files *files;
-		size_t nfiles;
-		if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0)
-			continue;
-		for (size_t i = 0; i < nfiles; i++) {
-			const char *path = dwarf_filesrc(files, i, NULL, NULL);
-			if (!path || !file_matches(fs->name, display_name(cu, path), path) ||
-			    !unit_has_rows(cu, path))
-				continue;
-			fs->err = symtab_set(fs->ret, mod, cu, bias, path);
-			fs->found = true;
-			return true;
-		}
-	}
-	return false;
-}
-
-static int search_module_cb(struct sg_module *mod, void *arg)
-{
-	struct file_search *fs = arg;
-	if (mod == fs->skip)
-		return SG_CB_OK;
-	return search_module(mod, fs) ? SG_CB_ABORT : SG_CB_OK;
-}
-
-static int count_module(struct sg_module *mod SG_UNUSED, void *arg SG_UNUSED)
-{
-	return SG_CB_OK;
-}
-
-/* The symtab of the file NAME: the first unit with rows of it, the
-   executable's first.  */
-static struct sg_error *find_file(struct sg_target *t, const char *name, struct symtab *ret)
-{
-	struct file_search fs = { .name = name, .ret = ret };
-	/* sg_target_exe_module knows the modules reported so far.  */
-	struct sg_error *err = sg_target_modules(t, count_module, NULL);
-	sg_error_destroy(err);
-	struct sg_module *exe = sg_target_exe_module(t);
-	if (exe && search_module(exe, &fs))
-		return fs.err;
-	fs.skip = exe;
-	err = sg_target_modules(t, search_module_cb, &fs);
-	if (err)
-		return err;
-	if (!fs.found)
-		return sg_error_format(SG_ERROR_LOOKUP, "No source file named %s.", name);
-	return fs.err;
-}
 
 /* ---- the settings and the current source line ---- */
 
@@ -474,7 +67,7 @@ static char target_mark = 1;
 
 static void forget_visited(void)
 {
-	symtab_clear(&state.visited);
+	sg_symtab_clear(&state.visited);
 	state.visited_error = false;
 }
 
@@ -617,7 +210,7 @@ static int open_source(const struct symtab *s, struct text *ret)
 {
 	/* Keyed by the compilation directory too: "main.c" of two units
 	   built in two folders are two files.  */
-	const char *dir = comp_dir((Dwarf_Die *)&s->cu);
+	const char *dir = sg_symtab_comp_dir(s);
 	char *key;
 	if (asprintf(&key, "%s\n%s", dir ? dir : "", s->path) < 0)
 		key = NULL;
@@ -671,7 +264,7 @@ static int try_in_path(const char *name, const char *dirname, struct text *ret)
    which it opens when a line number was asked for).  */
 static int search_source(const struct symtab *s, struct text *ret)
 {
-	const char *dir = comp_dir((Dwarf_Die *)&s->cu);
+	const char *dir = sg_symtab_comp_dir(s);
 	char *dir_re = dir ? rewrite_path(dir) : NULL;
 	const char *dirname = dir_re ? dir_re : dir;
 	char *name_re = rewrite_path(s->path);
@@ -719,8 +312,8 @@ static char *full_name(const char *found)
 
 static void set_current(const struct symtab *s, int line)
 {
-	if (!state.have || !symtab_same(&state.cur, s)) {
-		if (symtab_copy(&state.cur, s))
+	if (!state.have || !sg_symtab_same(&state.cur, s)) {
+		if (sg_symtab_copy(&state.cur, s))
 			return;
 	}
 	state.have = true;
@@ -735,8 +328,8 @@ static void set_current(const struct symtab *s, int line)
 static struct sg_error *print_lines(struct shell *sh, const struct symtab *s, int first, int last,
 				    struct sg_out *out)
 {
-	if (!state.have || !symtab_same(&state.cur, s)) {
-		struct sg_error *err = symtab_copy(&state.cur, s);
+	if (!state.have || !sg_symtab_same(&state.cur, s)) {
+		struct sg_error *err = sg_symtab_copy(&state.cur, s);
 		if (err)
 			return err;
 		state.have = true;
@@ -744,12 +337,12 @@ static struct sg_error *print_lines(struct shell *sh, const struct symtab *s, in
 	state.centre = false;
 	struct text x = { 0 };
 	int e;
-	if (state.visited.path && symtab_same(&state.visited, s) && state.visited_error) {
+	if (state.visited.path && sg_symtab_same(&state.visited, s) && state.visited_error) {
 		e = -1;		/* said before: "in FILE" */
 	} else {
 		e = open_source(s, &x);
-		if (!state.visited.path || !symtab_same(&state.visited, s))
-			symtab_copy(&state.visited, s);
+		if (!state.visited.path || !sg_symtab_same(&state.visited, s))
+			sg_symtab_copy(&state.visited, s);
 		state.visited_error = e != 0;
 	}
 	sg_out_string(out, "file", s->name);
@@ -829,17 +422,17 @@ static void attach_location(struct shell *sh, struct sg_target *t)
 	}
 	struct symtab s = { 0 };
 	const struct sg_frame *f = sg_stack_count(st) ? sg_stack_frame(st, 0) : NULL;
-	if (f && frame_symtab(t, f, &s)) {
+	if (f && sg_frame_symtab(t, f, &s)) {
 		set_current(&s, f->line);
-		state.have_shown = !symtab_copy(&state.shown, &s);
+		state.have_shown = !sg_symtab_copy(&state.shown, &s);
 		/* gdb looked for the file then, and said if it was missing.  */
 		struct text x = { 0 };
 		int e = open_source(&s, &x);
 		text_free(&x);
-		symtab_copy(&state.visited, &s);
+		sg_symtab_copy(&state.visited, &s);
 		state.visited_error = e != 0;
 	}
-	symtab_clear(&s);
+	sg_symtab_clear(&s);
 	if (own)
 		sg_stack_destroy(st);
 }
@@ -853,11 +446,11 @@ static void sync_target(struct shell *sh)
 		return;
 	state.target = t;
 	state.have = false;
-	symtab_clear(&state.cur);
+	sg_symtab_clear(&state.cur);
 	state.first = state.last = state.line = 0;
 	forget_visited();
 	forget_found();
-	symtab_clear(&state.shown);
+	sg_symtab_clear(&state.shown);
 	state.have_shown = false;
 	if (!t)
 		return;
@@ -871,19 +464,19 @@ void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct 
 	sync_target(sh);
 	struct sg_target *t = sg_session_target(sh->session);
 	struct symtab s = { 0 };
-	if (!t || !frame_symtab(t, f, &s))
+	if (!t || !sg_frame_symtab(t, f, &s))
 		return;
-	state.have_shown = !symtab_copy(&state.shown, &s);
+	state.have_shown = !sg_symtab_copy(&state.shown, &s);
 	/* The line alone; the JSON of the frame has its file and line.  */
 	if (sg_out_json(out)) {
 		set_current(&s, f->line);
-		symtab_clear(&s);
+		sg_symtab_clear(&s);
 		return;
 	}
 	struct sg_error *err = print_lines(sh, &s, f->line, f->line, out);
 	sg_error_destroy(err);
 	set_current(&s, f->line);
-	symtab_clear(&s);
+	sg_symtab_clear(&s);
 }
 
 /* ---- linespecs ---- */
@@ -916,57 +509,6 @@ static struct sg_error *parse_line_number(const char *s, int *ret)
 	return NULL;
 }
 
-/* The first address of the first inlined call of NAME below DIE (depth
-   bounded), into *RET.  */
-static bool find_inlined(Dwarf_Die *die, const char *name, int depth, Dwarf_Addr *ret)
-{
-	Dwarf_Die child;
-	if (depth > 64 || dwarf_child(die, &child) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Attribute attr;
-			Dwarf_Die origin;
-			const char *n = dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &attr),
-							  &origin) ? dwarf_diename(&origin) : NULL;
-			Dwarf_Addr base, start, end;
-			if (n && !strcmp(n, name) &&
-			    (dwarf_entrypc(&child, ret) == 0 ||
-			     dwarf_ranges(&child, 0, &base, &start, &end) > 0)) {
-				if (dwarf_entrypc(&child, ret) != 0)
-					*ret = start;
-				return true;
-			}
-		}
-		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		     tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) &&
-		    find_inlined(&child, name, depth + 1, ret))
-			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-/* A function that exists only inlined (no symbol), as gdb finds it:
-   its first inlined call in the executable.  */
-static bool inlined_function(struct sg_target *t, const char *name, uint64_t *ret)
-{
-	struct sg_module *exe = sg_target_exe_module(t);
-	Dwfl_Module *dm = exe ? sg_module_dwfl(exe) : NULL;
-	if (!dm)
-		return false;
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = NULL;
-	while ((cu = dwfl_module_nextcu(dm, cu, &bias))) {
-		Dwarf_Addr a;
-		if (find_inlined(cu, name, 0, &a)) {
-			*ret = a + bias;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The function NAME: where it starts, and the line there.  */
 static struct sg_error *function_spec(struct sg_target *t, const char *name, bool inlined_ok,
 				      struct linespec *ret)
@@ -979,13 +521,13 @@ static struct sg_error *function_spec(struct sg_target *t, const char *name, boo
 		if (sg_error_code(err) != SG_ERROR_NOT_FOUND)
 			return err;
 		sg_error_destroy(err);
-		if (!inlined_ok || !inlined_function(t, name, &sym.address))
+		if (!inlined_ok || !sg_inlined_function(t, name, &sym.address))
 			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", name);
 	}
 	ret->has_addr = true;
 	ret->addr = sym.address;
 	struct code_loc loc = { 0 };
-	err = loc_at(t, sym.address, &loc);
+	err = sg_code_loc_at(t, sym.address, &loc);
 	if (err) {
 		if (sg_error_code(err) != SG_ERROR_NOT_FOUND)
 			return err;
@@ -993,7 +535,7 @@ static struct sg_error *function_spec(struct sg_target *t, const char *name, boo
 		ret->no_line = true;
 		return NULL;
 	}
-	symtab_clear(&ret->sym);
+	sg_symtab_clear(&ret->sym);
 	ret->sym = loc.sym;
 	ret->line = loc.line;
 	return NULL;
@@ -1027,13 +569,13 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 	}
 	if (spec[0] == '*') {
 		uint64_t addr;
-		struct sg_error *err = shell_eval_address(sh, spec + 1, &addr);
+		struct sg_error *err = sg_eval_address(sh->session, spec + 1, &addr);
 		if (err)
 			return err;
 		ret->has_addr = true;
 		ret->addr = addr;
 		struct code_loc loc = { 0 };
-		err = loc_at(t, addr, &loc);
+		err = sg_code_loc_at(t, addr, &loc);
 		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
 			sg_error_destroy(err);
 			ret->no_line = true;
@@ -1051,7 +593,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 		const struct symtab *in = shown && state.have_shown ? &state.shown : &state.cur;
 		if (!state.have && !(shown && state.have_shown))
 			return sg_error_create(SG_ERROR_LOOKUP, "No symbol table is loaded.  Use the \"file\" command.");
-		struct sg_error *err = symtab_copy(&ret->sym, in);
+		struct sg_error *err = sg_symtab_copy(&ret->sym, in);
 		if (!err)
 			err = parse_line_number(spec, &ret->line);
 		return err;
@@ -1074,7 +616,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 	if (!file)
 		return &sg_enomem;
 	const char *rest = colon + 1;
-	struct sg_error *err = find_file(t, file, &ret->sym);
+	struct sg_error *err = sg_find_source_file(t, file, &ret->sym);
 	if (!err && all_digits(rest)) {
 		err = parse_line_number(rest, &ret->line);
 	} else if (!err) {
@@ -1087,14 +629,14 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 			err = NULL;
 			fn.no_line = true;
 		}
-		if (!err && (fn.no_line || !file_matches(file, fn.sym.name, fn.sym.path)))
+		if (!err && (fn.no_line || !sg_source_file_matches(file, fn.sym.name, fn.sym.path)))
 			err = sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined in \"%s\".",
 					      rest, file);
 		if (!err) {
-			symtab_clear(&ret->sym);
+			sg_symtab_clear(&ret->sym);
 			*ret = fn;
 		} else {
-			symtab_clear(&fn.sym);
+			sg_symtab_clear(&fn.sym);
 		}
 	}
 	free(file);
@@ -1103,7 +645,7 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 
 static void spec_clear(struct linespec *l)
 {
-	symtab_clear(&l->sym);
+	sg_symtab_clear(&l->sym);
 }
 
 /* Without a current line (frame 0 has no line information: a library
@@ -1124,15 +666,15 @@ static void default_to_main(struct shell *sh)
 		return;
 	}
 	struct code_loc entry = { 0 }, body = { 0 };
-	if (!loc_at(t, sym.address, &entry)) {
-		bool after = entry.end > entry.start && !loc_at(t, entry.end, &body) &&
-			     symtab_same(&body.sym, &entry.sym);
+	if (!sg_code_loc_at(t, sym.address, &entry)) {
+		bool after = entry.end > entry.start && !sg_code_loc_at(t, entry.end, &body) &&
+			     sg_symtab_same(&body.sym, &entry.sym);
 		int line = after ? body.line : entry.line;
 		long first = (long)line - (long)listsize() + 1;
 		set_current(&entry.sym, first < 1 ? 1 : (int)first);
 	}
-	symtab_clear(&entry.sym);
-	symtab_clear(&body.sym);
+	sg_symtab_clear(&entry.sym);
+	sg_symtab_clear(&body.sym);
 }
 
 /* ---- list ---- */
@@ -1160,7 +702,7 @@ static struct sg_error *list_default(struct shell *sh, bool back, struct sg_out 
 	if (!state.have)
 		return sg_error_create(SG_ERROR_LOOKUP, "No symbol table is loaded.  Use the \"file\" command.");
 	struct symtab s = { 0 };
-	struct sg_error *err = symtab_copy(&s, &state.cur);
+	struct sg_error *err = sg_symtab_copy(&s, &state.cur);
 	if (err)
 		return err;
 	if (state.centre) {
@@ -1178,7 +720,7 @@ static struct sg_error *list_default(struct shell *sh, bool back, struct sg_out 
 	} else {
 		err = print_lines(sh, &s, state.line, last_of(state.line), out);
 	}
-	symtab_clear(&s);
+	sg_symtab_clear(&s);
 	return err;
 }
 
@@ -1211,7 +753,7 @@ static void say_where(struct shell *sh, uint64_t addr, const struct linespec *l,
 	   not an alias of the symbol table): " <name+off>" without the
 	   rest.  */
 	char sym[1024];
-	shell_symbol_suffix(sg_session_target(sh->session), addr, sym, sizeof(sym));
+	sg_symbol_suffix(sg_session_target(sh->session), addr, sym, sizeof(sym));
 	size_t n = strlen(sym);
 	if (n > 3 && !strncmp(sym, " <", 2) && sym[n - 1] == '>') {
 		sym[n - 1] = '\0';
@@ -1266,13 +808,13 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 				/* A bare number after the comma is in the first one's
 				   file.  */
 				if (all_digits(right)) {
-					err = symtab_copy(&b.sym, &a.sym);
+					err = sg_symtab_copy(&b.sym, &a.sym);
 					if (!err)
 						err = parse_line_number(right, &b.line);
 				} else {
 					err = spec_for_list(sh, right, &b);
 				}
-				if (!err && !symtab_same(&a.sym, &b.sym))
+				if (!err && !sg_symtab_same(&a.sym, &b.sym))
 					err = sg_error_create(SG_ERROR_USAGE,
 							      "Specified first and last lines are in different files.");
 				/* FIRST above LAST lists nothing, but says a missing
@@ -1293,28 +835,6 @@ static struct sg_error *cmd_list(struct sg_session *s, const char *args, struct 
 
 /* ---- info source ---- */
 
-static const char *language_name(Dwarf_Die *cu)
-{
-	switch (dwarf_srclang(cu)) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
-		return "c";
-	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-		return "c++";
-	case DW_LANG_Mips_Assembler:
-		return "asm";
-	case DW_LANG_Rust:
-		return "rust";
-	case DW_LANG_Go:
-		return "go";
-	case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
-	case DW_LANG_Fortran03: case DW_LANG_Fortran08:
-		return "fortran";
-	default:
-		return "unknown";
-	}
-}
-
 static struct sg_error *cmd_info_source(struct sg_session *s, const char *args,
 					struct sg_out *out, void *arg)
 {
@@ -1326,8 +846,9 @@ static struct sg_error *cmd_info_source(struct sg_session *s, const char *args,
 		return NULL;
 	}
 	struct symtab *cur = &state.cur;
-	Dwarf_Die *cu = &cur->cu;
-	const char *dir = comp_dir(cu);
+	struct src_unit_info unit;
+	sg_symtab_unit_info(cur, &unit);
+	const char *dir = unit.comp_dir;
 	sg_out_printf(out, "Current source file is %s\n", cur->name);
 	sg_out_string(out, "file", cur->name);
 	if (dir)
@@ -1346,82 +867,30 @@ static struct sg_error *cmd_info_source(struct sg_session *s, const char *args,
 		sg_out_null(out, "lines");
 	}
 	text_free(&x);
-	const char *lang = language_name(cu);
-	sg_out_printf(out, "Source language is %s.\n", lang);
-	sg_out_string(out, "language", lang);
-	Dwarf_Attribute attr;
-	const char *producer = dwarf_attr(cu, DW_AT_producer, &attr) ? dwarf_formstring(&attr) : NULL;
-	if (producer)
-		sg_out_printf(out, "Producer is %s.\n", producer);
-	sg_out_string(out, "producer", producer);
-	Dwarf_Half version = 0;
-	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) == 0 && version) {
-		sg_out_printf(out, "Compiled with DWARF %u debugging format.\n", version);
-		sg_out_uint(out, "dwarf_version", version);
+	sg_out_printf(out, "Source language is %s.\n", unit.language);
+	sg_out_string(out, "language", unit.language);
+	if (unit.producer)
+		sg_out_printf(out, "Producer is %s.\n", unit.producer);
+	sg_out_string(out, "producer", unit.producer);
+	if (unit.dwarf_version) {
+		sg_out_printf(out, "Compiled with DWARF %u debugging format.\n", unit.dwarf_version);
+		sg_out_uint(out, "dwarf_version", unit.dwarf_version);
 	}
-	bool macros = dwarf_hasattr(cu, DW_AT_macros) || dwarf_hasattr(cu, DW_AT_GNU_macros) ||
-		      dwarf_hasattr(cu, DW_AT_macro_info);
-	sg_out_printf(out, "%s preprocessor macro info.\n", macros ? "Includes" : "Does not include");
-	sg_out_bool(out, "macro_info", macros);
+	sg_out_printf(out, "%s preprocessor macro info.\n",
+		      unit.macros ? "Includes" : "Does not include");
+	sg_out_bool(out, "macro_info", unit.macros);
 	return NULL;
 }
 
 /* ---- info line ---- */
-
-/* The first row of line LINE of S (lowest address), or of the next line
-   that has code; *EXACT says which.  */
-static bool line_rows(const struct symtab *s, int line, uint64_t *start, uint64_t *end,
-		      int *found_line)
-{
-	Dwarf_Lines *lines;
-	size_t n;
-	if (dwarf_getsrclines((Dwarf_Die *)&s->cu, &lines, &n) != 0)
-		return false;
-	int best = 0;
-	size_t best_idx = 0;
-	bool *kept = kept_rows(lines, n);
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *row = dwarf_onesrcline(lines, i);
-		int l = row_line(row);
-		if (row_end(row) || !row_stmt(row) || l < line || (kept && !kept[i]))
-			continue;
-		const char *p = dwarf_linesrc(row, NULL, NULL);
-		if (!p || strcmp(p, s->path))
-			continue;
-		if (!best || l < best || (l == best && row_addr(row) < row_addr(dwarf_onesrcline(lines, best_idx)))) {
-			best = l;
-			best_idx = i;
-		}
-	}
-	if (!best) {
-		free(kept);
-		return false;
-	}
-	uint64_t a = row_addr(dwarf_onesrcline(lines, best_idx));
-	*start = a + s->bias;
-	*end = row_range_end(lines, n, kept, best_idx, a) + s->bias;
-	*found_line = best;
-	/* gdb then looks the address up again: where a later row at the same
-	   address names another line (an inlined call's), the line has no
-	   code of its own.  */
-	size_t at;
-	if (row_at(lines, n, kept, a, &at)) {
-		Dwarf_Line *row = dwarf_onesrcline(lines, at);
-		const char *p = dwarf_linesrc(row, NULL, NULL);
-		if (row_line(row) != best || !p || strcmp(p, s->path))
-			*found_line = -1;
-	}
-	free(kept);
-	return true;
-}
 
 static void print_line_range(struct shell *sh, const struct symtab *s, int line, uint64_t start,
 			     uint64_t end, bool no_code, struct sg_out *out)
 {
 	struct sg_target *t = sg_session_target(sh->session);
 	char ssym[1024], esym[1024];
-	shell_symbol_suffix(t, start, ssym, sizeof(ssym));
-	shell_symbol_suffix(t, end, esym, sizeof(esym));
+	sg_symbol_suffix(t, start, ssym, sizeof(ssym));
+	sg_symbol_suffix(t, end, esym, sizeof(esym));
 	if (no_code)
 		sg_out_printf(out, "Line %d of \"%s\" is at address 0x%" PRIx64 "%s but contains no code.\n",
 			      line, s->name, start, ssym);
@@ -1446,7 +915,7 @@ static struct sg_error *info_line_of(struct shell *sh, const struct symtab *s, i
 {
 	uint64_t start, end;
 	int found;
-	if (line <= 0 || !line_rows(s, line, &start, &end, &found)) {
+	if (line <= 0 || !sg_symtab_line_rows(s, line, &start, &end, &found)) {
 		/* Said, not an error, in gdb.  */
 		sg_out_printf(out, "Line number %d is out of range for \"%s\".\n", line, s->name);
 		sg_out_string(out, "file", s->name);
@@ -1479,7 +948,7 @@ static struct sg_error *cmd_info_line(struct sg_session *s, const char *args, st
 		return err;
 	if (l.no_line) {
 		char sym[1024];
-		shell_symbol_suffix(sg_session_target(s), l.addr, sym, sizeof(sym));
+		sg_symbol_suffix(sg_session_target(s), l.addr, sym, sizeof(sym));
 		if (l.addr)
 			sg_out_printf(out, "No line number information available for address 0x%" PRIx64 "%s\n",
 				      l.addr, sym);
@@ -1490,13 +959,13 @@ static struct sg_error *cmd_info_line(struct sg_session *s, const char *args, st
 	} else if (l.has_addr) {
 		/* The row of the address itself.  */
 		struct code_loc loc = { 0 };
-		err = loc_at(sg_session_target(s), l.addr, &loc);
+		err = sg_code_loc_at(sg_session_target(s), l.addr, &loc);
 		if (!err) {
 			print_line_range(sh, &loc.sym, loc.line, loc.start, loc.end, loc.start == loc.end, out);
 			if (args[0] == '*' && loc.start != l.addr)
 				sg_out_hex(out, "address", l.addr);
 		}
-		symtab_clear(&loc.sym);
+		sg_symtab_clear(&loc.sym);
 	} else {
 		err = info_line_of(sh, &l.sym, l.line, out);
 	}

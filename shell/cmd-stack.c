@@ -1,11 +1,10 @@
 /* Stack commands: backtrace, thread apply, frame, up, down, info frame,
    info registers, and the unwind timing used by the benchmarks.  */
 #include <config.h>
+#include "eval.h"
 #include "shell.h"
 
 #include <ctype.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -132,7 +131,7 @@ void shell_format_frame_as(struct shell *sh, const struct sg_stack *st, const st
 		put_pc(f->pc, &l);
 		line_puts(&l, " in ");
 	}
-	char *args = shell_frame_args(sh, st, f->level);
+	char *args = sg_frame_args_text(sh->session, st, f->level);
 	struct sg_module_info info;
 	if (!f->function && f->module && (sg_module_info(f->module, &info), !info.file)) {
 		/* The module's file is missing (a core from another machine):
@@ -292,11 +291,11 @@ static struct sg_error *print_stack(struct shell *sh, struct sg_thread *th, cons
 		if (f) {
 			shell_format_frame(sh, st, fr, f);
 			if (a->full)
-				shell_frame_locals(sh, st, i, out);
+				sg_frame_locals_print(sh->session, st, i, out);
 		} else if (a->full) {
 			/* bt full: the frame's locals inside its object.  */
 			shell_frame_json_open(out, fr);
-			shell_frame_locals(sh, st, i, out);
+			sg_frame_locals_print(sh->session, st, i, out);
 			sg_out_object_end(out);
 		} else {
 			frame_json(out, fr);
@@ -682,31 +681,6 @@ static struct sg_error *cmd_down(struct sg_session *s, const char *args, struct 
 	return move_frame(s, arg, args, out, false);
 }
 
-/* gdb's name for the source language of F's unit; NULL without DWARF.  */
-static const char *frame_language(const struct sg_frame *f)
-{
-	if (!f->scopes || f->scope_fn < 0 || f->scope_fn >= f->nscopes)
-		return NULL;
-	Dwarf_Die cu;
-	if (!dwarf_diecu((Dwarf_Die *)&f->scopes[f->scope_fn], &cu, NULL, NULL))
-		return NULL;
-	switch (dwarf_srclang(&cu)) {
-	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
-		return "c";
-	case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
-	case DW_LANG_C_plus_plus_14:
-		return "c++";
-	case DW_LANG_Mips_Assembler:
-		return "asm";
-	case DW_LANG_Rust:
-		return "rust";
-	case DW_LANG_Go:
-		return "go";
-	default:
-		return "unknown";
-	}
-}
-
 /* Whether LEVEL is the outermost frame, its caller undefined (gdb's
    "Outermost frame: outermost", at frame address 0): the walk ended
    there for no other reason.  */
@@ -749,7 +723,7 @@ static struct sg_error *info_frame_level(struct sg_session *s, struct shell *sh,
 			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
 	}
 	uint64_t v;
-	struct sg_error *err = shell_eval_address(sh, args, &v);
+	struct sg_error *err = sg_eval_address(sh->session, args, &v);
 	if (err)
 		return err;
 	size_t count = sg_stack_count(st);
@@ -846,7 +820,7 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 			      has_caller || artificial ? "," : "", callee_cfa);
 	if (has_caller || has_callee || artificial)
 		sg_out_printf(out, "\n");
-	const char *lang = frame_language(f);
+	const char *lang = sg_frame_language(f);
 	if (lang)
 		sg_out_printf(out, " source language %s.\n", lang);
 	sg_out_printf(out, " unwound by %s\n", f->unwinder ? f->unwinder : "(innermost frame)");
@@ -881,21 +855,6 @@ static const enum sg_reg info_order[] = {
 	SG_REG_ES, SG_REG_FS, SG_REG_GS, SG_REG_FS_BASE, SG_REG_GS_BASE,
 };
 
-void shell_eflags_text(uint64_t v, char *buf, size_t size)
-{
-	static const struct { int bit; const char *name; } flags[] = {
-		{ 0, "CF" }, { 2, "PF" }, { 4, "AF" }, { 6, "ZF" }, { 7, "SF" }, { 8, "TF" },
-		{ 9, "IF" }, { 10, "DF" }, { 11, "OF" }, { 14, "NT" }, { 16, "RF" }, { 17, "VM" },
-		{ 18, "AC" }, { 19, "VIF" }, { 20, "VIP" }, { 21, "ID" },
-	};
-	size_t n = snprintf(buf, size, "[ ");
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if ((v >> flags[i].bit) & 1 && n < size)
-			n += snprintf(buf + n, size - n, "%s ", flags[i].name);
-	if (n < size)
-		snprintf(buf + n, size - n, "]");
-}
-
 static void print_register(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
 			   struct sg_out *out)
 {
@@ -911,7 +870,7 @@ static void print_register(struct sg_target *t, const struct sg_regs *regs, enum
 	switch (r) {
 	case SG_REG_RIP: {
 		int n = snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
-		shell_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
+		sg_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
 		break;
 	}
 	case SG_REG_RBP:
@@ -919,7 +878,7 @@ static void print_register(struct sg_target *t, const struct sg_regs *regs, enum
 		snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
 		break;
 	case SG_REG_EFLAGS:
-		shell_eflags_text(v, natural, sizeof(natural));
+		sg_eflags_text(v, natural, sizeof(natural));
 		break;
 	default:
 		snprintf(natural, sizeof(natural), "%" PRId64, (int64_t)v);

@@ -1,13 +1,12 @@
 /* "x/NFU EXPR": examine memory as gdb does.  EXPR is any expression
-   (shell_eval_address in expr.c).  */
+   (sg_eval_address, lib/eval-expr.c).  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
+#include "shell.h"
 #include "disas-insn.h"
 
 #include <ctype.h>
-#include <dwarf.h>
 #include <elf.h>
-#include <elfutils/libdwfl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,148 +16,11 @@
 /* Largest count we accept: a typo must not dump gigabytes.  */
 #define X_MAX_COUNT 65536
 
-/* The linkage name gdb gives a C++ function SUB: DW_AT_linkage_name, or
-   for one without (main, extern "C") its name and parameter types,
-   "main()".  New string, NULL if unnamed.  Disassembly labels use it
-   too (disas-insn.c).  */
-char *cplus_linkage_name(Dwarf_Die *sub)
-{
-	Dwarf_Attribute a;
-	const char *ln = dwarf_formstring(dwarf_attr_integrate(sub, DW_AT_linkage_name, &a));
-	if (!ln)
-		ln = dwarf_formstring(dwarf_attr_integrate(sub, DW_AT_MIPS_linkage_name, &a));
-	if (ln)
-		return strdup(ln);
-	const char *name = dwarf_diename(sub);
-	if (!name)
-		return NULL;
-	struct sg_buf_lite b = { 0 };
-	lite_puts(&b, name);
-	lite_putc(&b, '(');
-	Dwarf_Die child, type;
-	bool first = true;
-	if (dwarf_child(sub, &child) == 0) {
-		do {
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-				continue;
-			char *ts = die_type(&child, &type) ? type_string_lang(&type, "", true) : NULL;
-			if (!first)
-				lite_puts(&b, ", ");
-			lite_puts(&b, ts ? ts : "?");
-			free(ts);
-			first = false;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	lite_putc(&b, ')');
-	return b.s;
-}
-
-/* " <name+off>" as gdb's x labels an address: with the names of the
-   object file (its "print asm-demangle" is off), so a C++ function is
-   named by its linkage name and a C++ global by its mangled symbol
-   (<_Z1gB5cxx11>); C names are as print shows them.  */
-static void label_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
-{
-	struct sg_symbol sym;
-	struct sg_error *err = addr ? sg_symbolize(t, addr, &sym) : &sg_not_found;
-	buf[0] = '\0';
-	if (err) {
-		sg_error_destroy(err);
-		return;
-	}
-	Dwarf_Addr bias = 0, low;
-	Dwarf_Die *cu = sym.module && sym.kind == STT_FUNC
-				? dwfl_module_addrdie(sg_module_dwfl(sym.module), addr, &bias)
-				: NULL;
-	if (cu && !is_cplus(cu)) {
-		shell_symbol_suffix(t, addr, buf, size);
-		return;
-	}
-	const char *name = sym.raw_name;
-	uint64_t offset = sym.offset;
-	char *owned = NULL;
-	Dwarf_Die *scopes = NULL;
-	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-	for (int i = n - 1; i >= 0; i--) {
-		/* The outermost subprogram: inlined calls are not named.  */
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		if (dwarf_lowpc(&scopes[i], &low) == 0 && low + bias <= addr &&
-		    (owned = cplus_linkage_name(&scopes[i]))) {
-			name = owned;
-			offset = addr - (low + bias);
-		}
-		break;
-	}
-	free(scopes);
-	size_t len = strcspn(name, "@");
-	if (offset)
-		snprintf(buf, size, " <%.*s+%" PRIu64 ">", (int)len, name, offset);
-	else
-		snprintf(buf, size, " <%.*s>", (int)len, name);
-	free(owned);
-}
-
 static void label(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	int n = snprintf(buf, size, "0x%" PRIx64, addr);
 	if (n > 0 && (size_t)n < size)
-		label_suffix(t, addr, buf + n, size - n);
-}
-
-void lite_putc(struct sg_buf_lite *b, char c)
-{
-	if (b->len + 2 > b->cap) {
-		size_t ncap = b->cap ? 2 * b->cap : 64;
-		char *s = realloc(b->s, ncap);
-		if (!s)
-			return;
-		b->s = s;
-		b->cap = ncap;
-	}
-	b->s[b->len++] = c;
-	b->s[b->len] = '\0';
-}
-
-void lite_puts(struct sg_buf_lite *b, const char *s)
-{
-	while (*s)
-		lite_putc(b, *s++);
-}
-
-/* A byte as gdb shows it inside quotes: \n, \t, \\, \ooo.  QUOTE is the
-   quote character that needs escaping.  */
-void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote)
-{
-	static const char esc[] = { ['\a'] = 'a', ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n',
-				    ['\r'] = 'r', ['\t'] = 't', ['\v'] = 'v' };
-	if (c == '\\' || c == (unsigned char)quote) {
-		lite_putc(b, '\\');
-		lite_putc(b, c);
-	} else if (c < sizeof(esc) && esc[c]) {
-		lite_putc(b, '\\');
-		lite_putc(b, esc[c]);
-	} else if (c == 033) {
-		lite_puts(b, "\\033");
-	} else if (c < 0x20 || c >= 0x7f) {
-		char o[8];
-		snprintf(o, sizeof(o), "\\%03o", c);
-		lite_puts(b, o);
-	} else {
-		lite_putc(b, c);
-	}
-}
-
-void char_repr(struct sg_buf_lite *b, unsigned char c)
-{
-	char n[8];
-	snprintf(n, sizeof(n), "%d '", (signed char)c);
-	lite_puts(b, n);
-	if (c == 0)
-		lite_puts(b, "\\000");
-	else
-		escape_byte(b, c, '\'');
-	lite_putc(b, '\'');
+		sg_x_label_suffix(t, addr, buf + n, size - n);
 }
 
 static int items_per_line(char fmt, int size)
@@ -203,7 +65,7 @@ static void format_int(char fmt, int size, uint64_t v, struct sg_buf_lite *b)
 	default:
 		snprintf(s, sizeof(s), "?");
 	}
-	lite_puts(b, s);
+	sg_lite_puts(b, s);
 }
 
 struct x_spec {
@@ -284,7 +146,7 @@ static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_
 		if (err && sg_error_code(err) == SG_ERROR_FAULT && sg_error_address(err) >= addr &&
 		    sg_error_address(err) - addr <= limit) {
 			bad = sg_error_address(err);
-			fault = fault_text(err);
+			fault = sg_fault_text(err);
 			sg_error_destroy(err);
 			truncated = false;
 			s = calloc(1, bad - addr + 1);
@@ -302,15 +164,15 @@ static struct sg_error *x_strings(struct shell *sh, struct sg_target *t, uint64_
 		label(t, addr, lab, sizeof(lab));
 		struct sg_buf_lite b = { 0 };
 		if (len || !fault) {
-			lite_putc(&b, '"');
+			sg_lite_putc(&b, '"');
 			for (size_t k = 0; k < len; k++)
-				escape_byte(&b, (unsigned char)s[k], '"');
-			lite_putc(&b, '"');
+				sg_escape_byte(&b, (unsigned char)s[k], '"');
+			sg_lite_putc(&b, '"');
 		}
 		if (truncated)
-			lite_puts(&b, "...");
+			sg_lite_puts(&b, "...");
 		if (fault)
-			lite_puts(&b, fault);
+			sg_lite_puts(&b, fault);
 		sg_out_printf(out, "%s:\t%s\n", lab, b.s ? b.s : "\"\"");
 		sg_out_object_begin(out, NULL);
 		sg_out_hex(out, "address", addr);
@@ -339,7 +201,7 @@ static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t 
 				const struct x_spec *x, struct sg_out *out)
 {
 	uint64_t pc = 0;
-	struct sg_error *err = shell_eval_address(sh, "$pc", &pc);
+	struct sg_error *err = sg_eval_address(sh->session, "$pc", &pc);
 	bool have_pc = !err;
 	sg_error_destroy(err);
 	err = NULL;
@@ -348,7 +210,7 @@ static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t 
 		struct disas_insn insn;
 		err = disas_decode(t, addr, &insn);
 		char lab[512];
-		disas_symbol_suffix(t, addr, lab, sizeof(lab));
+		sg_disas_symbol_suffix(t, addr, lab, sizeof(lab));
 		if (err) {
 			/* gdb's partial line: the address, then the error.  */
 			free(insn.text.s);
@@ -362,7 +224,7 @@ static struct sg_error *x_insns(struct shell *sh, struct sg_target *t, uint64_t 
 		for (int k = 0; k < insn.length; k++) {
 			char h[4];
 			snprintf(h, sizeof(h), k ? " %02x" : "%02x", insn.bytes[k]);
-			lite_puts(&bytes, h);
+			sg_lite_puts(&bytes, h);
 		}
 		sg_out_object_begin(out, NULL);
 		sg_out_hex(out, "address", addr);
@@ -404,7 +266,7 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 		args++;
 	uint64_t addr;
 	if (*args) {
-		err = shell_eval_address(sh, args, &addr);
+		err = sg_eval_address(sh->session, args, &addr);
 		if (err)
 			return err;
 	} else if (sh->x_next_valid) {
@@ -422,9 +284,9 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	sg_out_int(out, "size", x.size);
 	sh->x_count = x.count;
 	if (x.fmt == 'i') {
-		disas_labels_begin();
+		sg_disas_labels_begin();
 		err = x_insns(sh, t, addr, &x, out);
-		disas_labels_end();
+		sg_disas_labels_end();
 		return err;
 	}
 	if (x.fmt == 's') {
@@ -468,12 +330,12 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 		}
 		struct sg_buf_lite b = { 0 };
 		if (x.fmt == 'c') {
-			char_repr(&b, (unsigned char)v);
+			sg_char_repr(&b, (unsigned char)v);
 			sg_out_int(out, NULL, (signed char)v);
 		} else if (x.fmt == 'a') {
 			char lab[512];
 			label(t, v, lab, sizeof(lab));
-			lite_puts(&b, lab);
+			sg_lite_puts(&b, lab);
 			sg_out_hex(out, NULL, v);
 		} else {
 			format_int(x.fmt, x.size, v, &b);
@@ -510,7 +372,7 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	uint64_t last = 0;
 	memcpy(&last, buf + (count - 1) * x.size, x.size);
 	free(buf);
-	return shell_set_examined(sh, t, addr + (count - 1) * x.size, x.size, last);
+	return sg_set_examined(sh->session, t, addr + (count - 1) * x.size, x.size, last);
 }
 
 static const struct sg_command x_cmd = {

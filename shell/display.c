@@ -4,7 +4,8 @@
    there, and not in batch mode or from a file) and at each bare
    "display".  The list is kept with the target, as the value history.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
+#include "shell.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -37,7 +38,7 @@ static void displays_destroy(void *arg)
 
 static struct displays *displays_of(struct sg_session *s, bool create)
 {
-	return shell_target_data(s, &displays_key, sizeof(struct displays), displays_destroy, create);
+	return sg_eval_target_data(s, &displays_key, sizeof(struct displays), displays_destroy, create);
 }
 
 /* "N: EXPR = VALUE", an error in place of the value, as gdb.  */
@@ -47,9 +48,9 @@ static void show_one(struct sg_session *s, struct shell *sh, const struct displa
 	struct sg_target *t = sg_session_target(s);
 	struct xval x;
 	char *text = NULL;
-	struct sg_error *err = eval(sh, t, d->expr, &x);
+	struct sg_error *err = sg_eval_xval(sh->session, t, d->expr, &x);
 	if (!err)
-		err = format_value(sh, t, &x, d->fmt, false, frame_cplus(s), true, &text);
+		err = sg_format_xval(sh->session, t, &x, d->fmt, false, sg_frame_cplus(s), true, &text);
 	if (err) {
 		text = NULL;
 		if (asprintf(&text, "<error: %s>", sg_error_message(err)) < 0)
@@ -101,7 +102,7 @@ static struct sg_error *cmd_display(struct sg_session *s, const char *args, stru
 	/* gdb refuses what does not parse (an unknown name, a syntax
 	   error) and keeps what fails only when evaluated.  */
 	struct xval x;
-	struct sg_error *err = eval(sh, sg_session_target(s), args, &x);
+	struct sg_error *err = sg_eval_xval(sh->session, sg_session_target(s), args, &x);
 	if (err && (sg_error_code(err) == SG_ERROR_LOOKUP ||
 		    !strncmp(sg_error_message(err), "A syntax error", 14))) {
 		sg_out_array_end(out);

@@ -3,7 +3,8 @@
    Nothing is made in the target: gdb calls malloc there for a string
    literal argument, spyglass takes only values it can read.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
+#include "shell.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -160,7 +161,7 @@ static struct sg_error *convert(struct shell *sh, struct sg_target *t, const str
 				const char *arg, FILE *f)
 {
 	struct scalar v;
-	struct sg_error *err = shell_eval_scalar(sh, t, arg, &v);
+	struct sg_error *err = sg_eval_scalar(sh->session, t, arg, &v);
 	if (err)
 		return err;
 	char spec[MAX_SPEC + 4];

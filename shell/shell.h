@@ -115,17 +115,8 @@ void shell_warn_untrusted(const char *what, const char *path);
 /* The interactive prompt.  */
 void shell_repl(struct shell *sh);
 
-/* " <symbol+offset>" for ADDR as gdb writes it after an address (the DWARF
-   function's name for code, as gdb prefers it to an alias), or "" when
-   no symbol covers it (valprint.c).  */
-void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size);
-
 /* Describe PC as gdb does in frame lines: "0x... in sym () from lib".  */
 void shell_describe_pc(struct sg_target *t, uint64_t pc, char *buf, size_t size);
-
-/* The address EXPR names, as gdb's x takes it (a pointer's value, where
-   an array or function is, an integer), evaluated in the selected frame.  */
-struct sg_error *shell_eval_address(struct shell *sh, const char *expr, uint64_t *ret);
 
 /* Print frame F of ST as gdb does: "#3  0x... in f () at file.c:42".  */
 struct sg_stack;
@@ -149,26 +140,12 @@ struct sg_error *shell_print_merged(struct shell *sh, const struct sg_stack *st,
 				    const struct shell_runtime *rt, struct sg_out *out);
 void shell_format_frame(struct shell *sh, const struct sg_stack *st, const struct sg_frame *f,
 			FILE *out);
-/* The frame's arguments as gdb shows them in a frame line ("a=1, p=..."),
-   or NULL without DWARF (cmd-data.c).  */
-char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level);
-/* The frame's locals, indented as in "bt full".  */
-void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out);
 
-/* A growable string for formatting (cmd-x.c).  */
-struct sg_buf_lite {
-	char *s;
-	size_t len, cap;
-};
-void lite_putc(struct sg_buf_lite *b, char c);
-void lite_puts(struct sg_buf_lite *b, const char *s);
-/* A byte inside quotes as gdb writes it: \n, \\, \ooo; QUOTE is escaped.  */
-void escape_byte(struct sg_buf_lite *b, unsigned char c, char quote);
-/* A char value as gdb prints it: 97 'a'.  */
-void char_repr(struct sg_buf_lite *b, unsigned char c);
-
-/* EFLAGS as gdb prints its flags type: "[ ZF PF ]".  */
-void shell_eflags_text(uint64_t v, char *buf, size_t size);
+/* printf "FORMAT", ARGS... (printf.c).  */
+struct sg_error *shell_cmd_printf(struct sg_session *s, const char *args, struct sg_out *out,
+				  void *arg);
+/* display, undisplay, info display (display.c).  */
+struct sg_error *shell_register_display_commands(struct shell *sh);
 
 /* Apply the output-format setting to the output object.  */
 void shell_sync_output(struct shell *sh);

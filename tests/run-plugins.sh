@@ -11,7 +11,7 @@ sg --plugin "$example" -ex 'hello' -ex 'hello tester' -ex 'plugin list'
 like "$OUT" '^Hello, world \(call 1\)\.$' "the example's command runs"
 like "$OUT" '^Hello, tester \(call 2\)\.$' "its state lives across calls"
 like "$OUT" "^example +1\.0 +$(readlink -f "$example")\$" "plugin list names it"
-like "$OUT" "2 commands, 0 unwinders, 0 readers, 0 stack providers" "plugin list counts what it registered"
+like "$OUT" "4 commands, 0 unwinders, 0 readers, 0 stack providers" "plugin list counts what it registered"
 sg --plugin "$example" -ex 'help hello'
 like "$OUT" '^Usage: hello \[NAME\]$' "help knows the plugin's command"
 
@@ -66,7 +66,7 @@ is "$(cat "$testdir/e")" "warning: cannot load plugin $testdir/copy/example.so: 
 mark=$testdir/badabi-ran
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch -ex "plugin load $badabi" >/dev/null 2>"$testdir/e"
 st=$?
-is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.7" "wrong ABI is refused"
+is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.8" "wrong ABI is refused"
 is "$st" 1 "wrong ABI: exit 1"
 ok $([ ! -e "$mark" ]; echo $?) "none of the refused plugin's code ran"
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch --plugin "$badabi" -ex 'echo x' >/dev/null 2>"$testdir/e"

@@ -42,9 +42,11 @@ SG_BEGIN_DECLS
 	the command flags SG_CMD_SNAPSHOT_OK and SG_CMD_SNAPSHOT_ARGS,
 	sg_command_set_snapshot_check(), sg_command_snapshot_ok();
 	SG_PLUGIN_TRIGGERS (plugins loaded on demand).
-   1.7: sg_reader_ops.method, sg_value_method() (container shortcuts).  */
+   1.7: sg_reader_ops.method, sg_value_method() (container shortcuts).
+   1.8: the value engine (eval.h): sg_eval(), sg_value_format(),
+	sg_value_format_json(), sg_value_type_name(), sg_frame_variables().  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 7
+#define SG_PLUGIN_ABI_MINOR 8
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */

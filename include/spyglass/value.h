@@ -2,7 +2,14 @@
 
    Readers (registry.h) receive values and build others from them: a member
    (found through base classes), a pointer's target, an array element.  All
-   reads go through the target and are bounded by the caller.  */
+   reads go through the target and are bounded by the caller.
+
+   sg_eval() (eval.h) makes values of this type too.  One in target memory
+   is an object at its address, as here; one that is not (1 + 2, a
+   register, a variable the optimizer kept in a register, &x) has address
+   0 and is synthetic, with its first 8 bytes as its bits; for &x the type
+   is x's, and sg_value_type_name() names the pointer.  sg_value_format()
+   prints any of them whole.  */
 #ifndef SPYGLASS_VALUE_H
 #define SPYGLASS_VALUE_H
 

@@ -2,7 +2,7 @@
    globals; literals, casts, sizeof, $registers, X@N, member access,
    indexing, dereference, address-of and C's binary operators.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 struct expr {
-	struct shell *sh;
+	struct sg_session *s;
 	struct sg_target *t;
 	const char *p;
 	int depth;		/* parse_unary calls under way */
@@ -58,7 +58,7 @@ static bool find_in_bases(struct sg_target *t, Dwarf_Die *full, const char *name
 	do {
 		Dwarf_Die bt, bfull, st;
 		uint64_t off;
-		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt) ||
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !sg_die_type(&m, &bt) ||
 		    !member_offset(t, &m, address, &off))
 			continue;
 		strip(&bt, &st);
@@ -91,7 +91,7 @@ static struct sg_error *find_member(struct sg_target *t, Dwarf_Die *agg, const c
 			Dwarf_Word off = 0;
 			if (dwarf_attr(&m, DW_AT_data_member_location, &a))
 				dwarf_formudata(&a, &off);
-			if (!die_type(&m, type_ret))
+			if (!sg_die_type(&m, type_ret))
 				break;
 			uint64_t pos, bits;
 			if (sg_member_bit_field(&m, &pos, &bits)) {
@@ -137,7 +137,7 @@ static struct sg_error *bit_field_value(struct expr *e, struct xval *x, struct b
 	Dwarf_Attribute a;
 	Dwarf_Word enc = 0;
 	strip(&x->v.type, &t);
-	if (dwarf_tag(&t) == DW_TAG_enumeration_type && die_type(&t, &t))
+	if (dwarf_tag(&t) == DW_TAG_enumeration_type && sg_die_type(&t, &t))
 		strip(&t, &t);
 	if (dwarf_attr(&t, DW_AT_encoding, &a))
 		dwarf_formudata(&a, &enc);
@@ -245,7 +245,7 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 	strip(&x->v.type, &t);
 	/* An array in memory decays to a pointer to its first element; only
 	   one-dimensional ones, whose element type has a DIE of its own.  */
-	if (dwarf_tag(&t) == DW_TAG_array_type && array_dims(&t) == 1 && die_type(&t, &target)) {
+	if (dwarf_tag(&t) == DW_TAG_array_type && array_dims(&t) == 1 && sg_die_type(&t, &target)) {
 		/* One not in memory: its first element, as gdb, in the
 		   array's bytes (for *a@N).  */
 		if (!x->v.lvalue && !x->v.constant)
@@ -266,7 +266,7 @@ static struct sg_error *deref(struct expr *e, struct xval *x)
 		return NULL;
 	}
 	/* A pointer without a target type is a void *.  */
-	if (dwarf_tag(&t) == DW_TAG_pointer_type && !die_type(&t, &target))
+	if (dwarf_tag(&t) == DW_TAG_pointer_type && !sg_die_type(&t, &target))
 		return sg_error_create(SG_ERROR_USAGE, "Attempt to dereference a generic pointer.");
 	if (dwarf_tag(&t) != DW_TAG_pointer_type)
 		return sg_error_create(SG_ERROR_USAGE, "Attempt to take contents of a non-pointer value.");
@@ -292,15 +292,15 @@ static bool method_type(struct sg_target *t, Dwarf_Die *cls, const char *name, D
 	do {
 		const char *mn = dwarf_diename(&m);
 		int tag = dwarf_tag(&m);
-		if (tag == DW_TAG_inheritance && die_type(&m, &base)) {
+		if (tag == DW_TAG_inheritance && sg_die_type(&m, &base)) {
 			strip(&base, &base);
 			if (method_type(t, &base, name, ret, depth + 1))
 				return true;
 		}
-		if (tag != DW_TAG_subprogram || !mn || strcmp(mn, name) || !die_type(&m, ret))
+		if (tag != DW_TAG_subprogram || !mn || strcmp(mn, name) || !sg_die_type(&m, ret))
 			continue;
 		for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(ret) == DW_TAG_typedef; i++)
-			if (!die_type(ret, ret))
+			if (!sg_die_type(ret, ret))
 				return false;
 		return true;
 	} while (dwarf_siblingof(&m, &m) == 0);
@@ -332,7 +332,7 @@ static struct sg_error *deref_value(struct expr *e, struct xval *x, bool star)
 	if (x->ptr_depth || x->function || !x->v.lvalue ||
 	    (tag != DW_TAG_structure_type && tag != DW_TAG_class_type && tag != DW_TAG_union_type))
 		return deref(e, x);
-	struct sg_session *s = e->sh->session;
+	struct sg_session *s = e->s;
 	struct sg_value *v, *r;
 	struct sg_error *err = sg_value_at(e->t, &x->v.type, x->v.address, &v);
 	if (err)
@@ -419,7 +419,7 @@ static struct sg_error *unref(struct expr *e, struct xval *x)
 	strip(&x->v.type, &t);
 	int tag = dwarf_tag(&t);
 	if ((tag != DW_TAG_reference_type && tag != DW_TAG_rvalue_reference_type) ||
-	    !die_type(&t, &target))
+	    !sg_die_type(&t, &target))
 		return NULL;
 	uint64_t addr = 0;
 	struct sg_error *err = read_value(e->t, &x->v, &addr, 8);
@@ -575,7 +575,7 @@ static struct sg_error *history_ref(struct expr *e, struct xval *ret)
 			return sg_error_create(SG_ERROR_USAGE, "History number too large.");
 		n = n * 10 + (uint64_t)(*e->p++ - '0');
 	}
-	return history_value(e->sh, n, relative, ret);
+	return sg_history_value(e->s, n, relative, ret);
 }
 
 /* gdb's convenience variables that spyglass knows: the selected
@@ -587,7 +587,7 @@ static struct sg_error *builtin_convenience(struct expr *e, const char *name, st
 	if (!strcmp(name, "_siginfo"))
 		return siginfo_value(e, ret);
 	if (!strcmp(name, "_thread") || !strcmp(name, "_gthread")) {
-		struct sg_thread *th = sg_session_thread(e->sh->session);
+		struct sg_thread *th = sg_session_thread(e->s);
 		return integer_value(e, "int", th ? sg_thread_index(th) + 1 : 0, ret);
 	}
 	if (!strcmp(name, "_inferior"))
@@ -635,20 +635,20 @@ static struct sg_error *register_value(struct expr *e, struct xval *ret)
 	}
 	/* Not a register: a convenience variable, void until it is set. */
 	if (r < 0) {
-		if (convenience_get(e->sh, name, ret))
+		if (sg_convenience_get(e->s, name, ret))
 			return NULL;
 		/* gdb creates it, void, on first use: "show convenience"
 		   lists it.  */
-		history_void(ret);
-		return convenience_set(e->sh, name, ret);
+		sg_history_void(ret);
+		return sg_convenience_set(e->s, name, ret);
 	}
 	if (r == SG_REG_ORIG_RAX || (r != sg_reg_lookup(reg_name) && !half))
 		return sg_error_format(SG_ERROR_LOOKUP, "Invalid register \"$%s\".", name);
 	struct sg_stack *st;
-	struct sg_error *err = sg_session_stack(e->sh->session, &st);
+	struct sg_error *err = sg_session_stack(e->s, &st);
 	if (err)
 		return err;
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(e->sh->session));
+	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(e->s));
 	if (!f)
 		return sg_error_create(SG_ERROR_TARGET, "No registers.");
 	if (!sg_regs_has(f->regs, r))
@@ -986,8 +986,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 		return &sg_enomem;
 	memset(ret, 0, sizeof(*ret));
 	/* The selected frame's variables hide globals, as in C.  */
-	struct sg_error *err = sg_session_thread(e->sh->session)
-		? frame_variable(e->sh->session, e->sh, name, &ret->v) : &sg_not_found;
+	struct sg_error *err = sg_session_thread(e->s)
+		? frame_variable(e->s, name, &ret->v) : &sg_not_found;
 	/* A local that is optimized out stops here; a frame without DWARF
 	   falls through to the globals.  */
 	if (!err || (sg_error_code(err) == SG_ERROR_LOOKUP &&
@@ -1057,7 +1057,7 @@ static struct sg_error *shortcut(struct expr *e, struct xval *x, const char *nam
 	for (size_t i = 0; !err && i < nargs; i++)
 		err = as_sg_value(e, &args[i], &av[i]);
 	if (!err)
-		err = sg_value_method(e->sh->session, v, name, av, nargs, &r);
+		err = sg_value_method(e->s, v, name, av, nargs, &r);
 	for (size_t i = 0; i < nargs; i++)
 		sg_value_destroy(av[i]);
 	sg_value_destroy(v);
@@ -1194,7 +1194,7 @@ static struct sg_error *parse_postfix(struct expr *e, struct xval *x)
 			}
 			strip(&x->v.type, &t);
 			if (dwarf_tag(&t) == DW_TAG_array_type) {
-				if (!die_type(&t, &elem))
+				if (!sg_die_type(&t, &elem))
 					return sg_error_create(SG_ERROR_BAD_DATA, "array without element type");
 			} else {
 				elem = x->v.type;
@@ -1332,7 +1332,7 @@ static bool arith_info(struct xval *x, uint64_t *size, bool *is_signed, uint64_t
 	*is_signed = false;
 	if (tag == DW_TAG_pointer_type) {
 		Dwarf_Die target;
-		*elem_size = die_type(&t, &target) ? type_size(&target) : 1;
+		*elem_size = sg_die_type(&t, &target) ? type_size(&target) : 1;
 		return true;
 	}
 	Dwarf_Attribute a;
@@ -1370,7 +1370,7 @@ static void decay(struct xval *x)
 	if (x->ptr_depth || x->repeat || x->reg || !x->v.lvalue)
 		return;
 	strip(&x->v.type, &t);
-	if (dwarf_tag(&t) != DW_TAG_array_type || !die_type(&t, &elem))
+	if (dwarf_tag(&t) != DW_TAG_array_type || !sg_die_type(&t, &elem))
 		return;
 	uint64_t address = x->v.address;
 	memset(x, 0, sizeof(*x));
@@ -1529,9 +1529,9 @@ static struct sg_error *parse_binary(struct expr *e, struct xval *x, int min_pre
 	}
 }
 
-struct sg_error *eval(struct shell *sh, struct sg_target *t, const char *text, struct xval *x)
+struct sg_error *sg_eval_xval(struct sg_session *s, struct sg_target *t, const char *text, struct xval *x)
 {
-	struct expr e = { sh, t, text, 0 };
+	struct expr e = { s, t, text, 0 };
 	/* The values of the last command are done with.  */
 	val_bytes_release();
 	struct sg_error *err = parse_binary(&e, x, 1);
@@ -1582,14 +1582,14 @@ static struct sg_error *as_number(struct expr *e, struct xval *x)
 	return unref(e, x);
 }
 
-struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t *ret)
+struct sg_error *sg_eval_address(struct sg_session *s, const char *text, uint64_t *ret)
 {
 	struct sg_target *t;
-	struct sg_error *err = sg_session_need_target(sh->session, &t);
+	struct sg_error *err = sg_session_need_target(s, &t);
 	if (err)
 		return err;
 	struct xval x;
-	if ((err = eval(sh, t, text, &x))) {
+	if ((err = sg_eval_xval(s, t, text, &x))) {
 		/* A symbol without DWARF (a stripped module, 'ns::f(int)'):
 		   its address, as before typed expressions.  */
 		if (sg_error_code(err) == SG_ERROR_LOOKUP || sg_error_code(err) == SG_ERROR_USAGE) {
@@ -1602,7 +1602,7 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t
 		}
 		return err;
 	}
-	struct expr e = { sh, t, text, 0 };
+	struct expr e = { s, t, text, 0 };
 	if ((err = as_number(&e, &x)))
 		return err;
 	if (x.ptr_depth) {
@@ -1632,14 +1632,14 @@ struct sg_error *shell_eval_address(struct shell *sh, const char *text, uint64_t
 	return sg_error_create(SG_ERROR_USAGE, "Value can't be converted to integer.");
 }
 
-struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const char *text,
+struct sg_error *sg_eval_scalar(struct sg_session *s, struct sg_target *t, const char *text,
 				   struct scalar *ret)
 {
 	struct xval x;
-	struct sg_error *err = eval(sh, t, text, &x);
+	struct sg_error *err = sg_eval_xval(s, t, text, &x);
 	if (err)
 		return err;
-	struct expr e = { sh, t, text, 0 };
+	struct expr e = { s, t, text, 0 };
 	if ((err = as_number(&e, &x)))
 		return err;
 	decay(&x);
@@ -1669,7 +1669,7 @@ struct sg_error *shell_eval_scalar(struct shell *sh, struct sg_target *t, const 
 	return NULL;
 }
 
-struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint64_t address,
+struct sg_error *sg_set_examined(struct sg_session *s, struct sg_target *t, uint64_t address,
 				    int size, uint64_t bits)
 {
 	/* gdb's intN_t are integers, never characters: an int holds the
@@ -1680,7 +1680,7 @@ struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint6
 	int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
 	if (size < 8 && (bits >> (size * 8 - 1)) & 1)
 		bits |= ~UINT64_C(0) << (size * 8);
-	struct expr e = { sh, t, "", 0 };
+	struct expr e = { s, t, "", 0 };
 	struct xval x;
 	const char *c = dwarf_base_name(c_names[k]);
 	struct sg_error *err = integer_value(&e, c ? c : c_names[k], bits, &x);
@@ -1690,7 +1690,7 @@ struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint6
 		return NULL;
 	}
 	x.type_name = gdb_names[k];
-	if ((err = convenience_set(sh, "__", &x)))
+	if ((err = sg_convenience_set(s, "__", &x)))
 		return err;
 	/* $_ points at an integer of the unit's own size (gdb's int8_t is
 	   an integer; a byte here is a signed char).  */
@@ -1702,5 +1702,5 @@ struct sg_error *shell_set_examined(struct shell *sh, struct sg_target *t, uint6
 	x.type_name = ptr_names[k];
 	x.ptr_depth = 1;
 	x.v.bits = address;
-	return convenience_set(sh, "_", &x);
+	return sg_convenience_set(s, "_", &x);
 }

@@ -5,24 +5,19 @@
    not in memory has; one in memory is read again when used, which is
    the same while the target stays stopped.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct saved {
-	struct xval x;
-	unsigned char *bytes, *known;	/* owned: X.V.BYTES and X.V.KNOWN */
-};
-
 struct conv {
 	char *name;
-	struct saved s;
+	struct xval_saved s;
 };
 
 struct values {
-	struct saved *hist;
+	struct xval_saved *hist;
 	size_t nhist, hist_cap;
 	struct conv *conv;
 	size_t nconv, conv_cap;
@@ -30,7 +25,7 @@ struct values {
 
 static const char values_key;
 
-static void saved_free(struct saved *s)
+void xval_saved_free(struct xval_saved *s)
 {
 	free(s->bytes);
 	free(s->known);
@@ -40,17 +35,17 @@ static void values_destroy(void *arg)
 {
 	struct values *v = arg;
 	for (size_t i = 0; i < v->nhist; i++)
-		saved_free(&v->hist[i]);
+		xval_saved_free(&v->hist[i]);
 	for (size_t i = 0; i < v->nconv; i++) {
 		free(v->conv[i].name);
-		saved_free(&v->conv[i].s);
+		xval_saved_free(&v->conv[i].s);
 	}
 	free(v->hist);
 	free(v->conv);
 	free(v);
 }
 
-void *shell_target_data(struct sg_session *s, const void *key, size_t size,
+void *sg_eval_target_data(struct sg_session *s, const void *key, size_t size,
 			void (*destroy)(void *), bool create)
 {
 	struct sg_target *t = sg_session_target(s);
@@ -70,9 +65,9 @@ void *shell_target_data(struct sg_session *s, const void *key, size_t size,
 	return v;
 }
 
-static struct values *values_of(struct shell *sh, bool create)
+static struct values *values_of(struct sg_session *s, bool create)
 {
-	return shell_target_data(sh->session, &values_key, sizeof(struct values), values_destroy,
+	return sg_eval_target_data(s, &values_key, sizeof(struct values), values_destroy,
 				 create);
 }
 
@@ -86,7 +81,7 @@ static unsigned char *dup_bytes(const unsigned char *p, uint64_t n)
 
 /* X into S, with its bytes copied: the evaluation's own are released
    when the next command evaluates.  */
-static struct sg_error *save(const struct xval *x, struct saved *s)
+struct sg_error *xval_save(const struct xval *x, struct xval_saved *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->x = *x;
@@ -101,21 +96,21 @@ static struct sg_error *save(const struct xval *x, struct saved *s)
 	return NULL;
 }
 
-unsigned history_count(struct shell *sh)
+unsigned sg_history_count(struct sg_session *s)
 {
-	struct values *v = values_of(sh, false);
+	struct values *v = values_of(s, false);
 	return v ? (unsigned)v->nhist : 0;
 }
 
-struct sg_error *history_add(struct shell *sh, const struct xval *x, unsigned *num)
+struct sg_error *sg_history_add(struct sg_session *s, const struct xval *x, unsigned *num)
 {
-	struct values *v = values_of(sh, true);
+	struct values *v = values_of(s, true);
 	if (!v)
 		return &sg_enomem;
-	struct saved *s = sg_array_push(&v->hist, &v->nhist, &v->hist_cap, sizeof(*s));
-	if (!s)
+	struct xval_saved *sv = sg_array_push(&v->hist, &v->nhist, &v->hist_cap, sizeof(*sv));
+	if (!sv)
 		return &sg_enomem;
-	struct sg_error *err = save(x, s);
+	struct sg_error *err = xval_save(x, sv);
 	if (err) {
 		v->nhist--;
 		return err;
@@ -124,9 +119,9 @@ struct sg_error *history_add(struct shell *sh, const struct xval *x, unsigned *n
 	return NULL;
 }
 
-struct sg_error *history_value(struct shell *sh, uint64_t n, bool relative, struct xval *ret)
+struct sg_error *sg_history_value(struct sg_session *s, uint64_t n, bool relative, struct xval *ret)
 {
-	struct values *v = values_of(sh, false);
+	struct values *v = values_of(s, false);
 	size_t count = v ? v->nhist : 0;
 	/* $ and $0 are the last value, as $$0.  */
 	if (!relative && n == 0)
@@ -141,7 +136,7 @@ struct sg_error *history_value(struct shell *sh, uint64_t n, bool relative, stru
 	return NULL;
 }
 
-struct sg_error *history_void(struct xval *ret)
+struct sg_error *sg_history_void(struct xval *ret)
 {
 	memset(ret, 0, sizeof(*ret));
 	ret->is_void = true;
@@ -156,50 +151,50 @@ static struct conv *conv_find(struct values *v, const char *name)
 	return NULL;
 }
 
-bool convenience_get(struct shell *sh, const char *name, struct xval *ret)
+bool sg_convenience_get(struct sg_session *s, const char *name, struct xval *ret)
 {
-	struct conv *c = conv_find(values_of(sh, false), name);
+	struct conv *c = conv_find(values_of(s, false), name);
 	if (!c)
 		return false;
 	*ret = c->s.x;
 	return true;
 }
 
-struct sg_error *convenience_set(struct shell *sh, const char *name, const struct xval *x)
+struct sg_error *sg_convenience_set(struct sg_session *s, const char *name, const struct xval *x)
 {
-	struct values *v = values_of(sh, true);
+	struct values *v = values_of(s, true);
 	if (!v)
 		return &sg_enomem;
-	struct saved s;
-	struct sg_error *err = save(x, &s);
+	struct xval_saved sv;
+	struct sg_error *err = xval_save(x, &sv);
 	if (err)
 		return err;
 	struct conv *c = conv_find(v, name);
 	if (c) {
-		saved_free(&c->s);
-		c->s = s;
+		xval_saved_free(&c->s);
+		c->s = sv;
 		return NULL;
 	}
 	char *copy = strdup(name);
 	if (!copy || !(c = sg_array_push(&v->conv, &v->nconv, &v->conv_cap, sizeof(*c)))) {
 		free(copy);
-		saved_free(&s);
+		xval_saved_free(&sv);
 		return &sg_enomem;
 	}
 	c->name = copy;
-	c->s = s;
+	c->s = sv;
 	return NULL;
 }
 
-size_t convenience_count(struct shell *sh)
+size_t sg_convenience_count(struct sg_session *s)
 {
-	struct values *v = values_of(sh, false);
+	struct values *v = values_of(s, false);
 	return v ? v->nconv : 0;
 }
 
-const char *convenience_name(struct shell *sh, size_t i, struct xval *ret)
+const char *sg_convenience_name(struct sg_session *s, size_t i, struct xval *ret)
 {
-	struct values *v = values_of(sh, false);
+	struct values *v = values_of(s, false);
 	/* gdb lists the newest first.  */
 	struct conv *c = &v->conv[v->nconv - 1 - i];
 	*ret = c->s.x;

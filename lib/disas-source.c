@@ -1,7 +1,7 @@
 /* Source lines for "disassemble /s": the line table row of a pc, as gdb's
    find_pc_line gives it, and the text of source lines.  */
 #include <config.h>
-#include "disas-insn.h"
+#include "disas.h"
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -116,7 +116,7 @@ static struct linetab_cache *linetab_at(struct disas_sources *s, struct sg_targe
 	return lt;
 }
 
-int disas_first_line(struct disas_sources *s, struct sg_target *t, uint64_t low, uint64_t high)
+int sg_disas_first_line(struct disas_sources *s, struct sg_target *t, uint64_t low, uint64_t high)
 {
 	struct linetab_cache *lt = linetab_at(s, t, low);
 	if (!lt)
@@ -132,7 +132,7 @@ int disas_first_line(struct disas_sources *s, struct sg_target *t, uint64_t low,
 	return lo < lt->n && lt->rows[lo].addr < high ? lt->rows[lo].line : 0;
 }
 
-bool disas_pc_line(struct disas_sources *s, struct sg_target *t, uint64_t pc,
+bool sg_disas_pc_line(struct disas_sources *s, struct sg_target *t, uint64_t pc,
 		   struct disas_line *ret)
 {
 	memset(ret, 0, sizeof(*ret));
@@ -163,7 +163,7 @@ bool disas_pc_line(struct disas_sources *s, struct sg_target *t, uint64_t pc,
 	return true;
 }
 
-struct disas_sources *disas_sources_create(void)
+struct disas_sources *sg_disas_sources_create(void)
 {
 	return calloc(1, sizeof(struct disas_sources));
 }
@@ -176,7 +176,7 @@ static void source_free(struct source_file *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void disas_sources_destroy(struct disas_sources *s)
+void sg_disas_sources_destroy(struct disas_sources *s)
 {
 	if (!s)
 		return;
@@ -260,7 +260,7 @@ static struct source_file *source_get(struct disas_sources *s, const char *name)
 	return f;
 }
 
-void disas_print_source(struct disas_sources *s, const char *file, int from, int to,
+void sg_disas_print_source(struct disas_sources *s, const char *file, int from, int to,
 			struct sg_out *out)
 {
 	struct source_file *f = source_get(s, file);

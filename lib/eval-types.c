@@ -11,7 +11,7 @@
    class read as that name ("T data[4]"), as gdb's local typedef table does.
    doc/ptype.md lists the rules and the differences from gdb.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
 
 #include <dwarf.h>
 #include <inttypes.h>
@@ -22,7 +22,7 @@
 
 /* ---- DWARF helpers ---- */
 
-bool die_type(Dwarf_Die *die, Dwarf_Die *ret)
+bool sg_die_type(Dwarf_Die *die, Dwarf_Die *ret)
 {
 	Dwarf_Attribute a;
 	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, ret);
@@ -38,7 +38,7 @@ uint64_t type_size(Dwarf_Die *type)
 	return sg_type_size(type);
 }
 
-bool is_cplus(Dwarf_Die *die)
+bool sg_die_is_cplus(Dwarf_Die *die)
 {
 	Dwarf_Die cu;
 	if (!dwarf_diecu(die, &cu, NULL, NULL))
@@ -93,13 +93,13 @@ static char *canonical_name(const char *name)
 			size_t k = strspn(e, "ULul");
 			if (k && (e[k] == ',' || e[k] == '>')) {
 				while (s < e + k)
-					lite_putc(&b, (char)(*s >= 'A' && *s <= 'Z' ? *s++ - 'A' + 'a' : *s++));
+					sg_lite_putc(&b, (char)(*s >= 'A' && *s <= 'Z' ? *s++ - 'A' + 'a' : *s++));
 				continue;
 			}
 		}
 		size_t n = (s == name || !ident_char(s[-1])) ? base_word(s) : 0;
 		if (!n) {
-			lite_putc(&b, *s++);
+			sg_lite_putc(&b, *s++);
 			continue;
 		}
 		/* A run of base type words: "long unsigned int".  */
@@ -108,7 +108,7 @@ static char *canonical_name(const char *name)
 			end += 1 + n;
 		char run[64];
 		snprintf(run, sizeof(run), "%.*s", (int)(end - s), s);
-		lite_puts(&b, sg_type_base_name(run));
+		sg_lite_puts(&b, sg_type_base_name(run));
 		s = end;
 	}
 	return b.s ? b.s : strdup("");
@@ -121,7 +121,7 @@ char *qualified_name(Dwarf_Die *die)
 	const char *name = dwarf_diename(die);
 	if (!name)
 		return NULL;
-	if (!is_cplus(die))
+	if (!sg_die_is_cplus(die))
 		return strdup(name);
 	char *q = sg_type_qualified_name(die);
 	if (!q || !strchr(q, '<'))
@@ -180,7 +180,7 @@ static const char *raw_qname(struct name_cache *nc, Dwarf_Die *die)
 			return nc->v[j].name;
 	nc->v[j].dbg = dbg;
 	nc->v[j].off = off;
-	nc->v[j].name = is_cplus(die) ? sg_type_qualified_name(die) : strdup(dwarf_diename(die));
+	nc->v[j].name = sg_die_is_cplus(die) ? sg_type_qualified_name(die) : strdup(dwarf_diename(die));
 	nc->n++;
 	return nc->v[j].name;
 }
@@ -240,7 +240,7 @@ static void strip_cv(Dwarf_Die *type)
 {
 	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
 		int tag = dwarf_tag(type);
-		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !die_type(type, type))
+		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !sg_die_type(type, type))
 			return;
 	}
 }
@@ -290,7 +290,7 @@ static void resolve(Dwarf_Die *t)
 	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
 		int tag = dwarf_tag(t);
 		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) ||
-		    !die_type(t, t))
+		    !sg_die_type(t, t))
 			return;
 	}
 }
@@ -325,7 +325,7 @@ static bool types_equal(struct name_cache *nc, Dwarf_Die *a_in, Dwarf_Die *b_in,
 		return false;
 	Dwarf_Die at, bt;
 	if (ac == DW_TAG_pointer_type || ac == DW_TAG_reference_type) {
-		bool ha = die_type(&a, &at), hb = die_type(&b, &bt);
+		bool ha = sg_die_type(&a, &at), hb = sg_die_type(&b, &bt);
 		if (!ha || !hb)
 			return ha == hb;
 		return types_equal(nc, &at, &bt, NULL, depth + 1);
@@ -459,14 +459,14 @@ static struct sg_session *printers_session;
 static struct sg_target *printers_target;
 static bool printers_raw;
 
-void type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw)
+void sg_type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw)
 {
 	printers_session = raw ? NULL : s;
 	printers_target = raw ? NULL : t;
 	printers_raw = raw;
 }
 
-void type_printers_end(void)
+void sg_type_printers_end(void)
 {
 	printers_session = NULL;
 	printers_target = NULL;
@@ -592,7 +592,7 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show);
 static void indent(struct tprint *p, int n)
 {
 	for (int i = 0; i < n; i++)
-		lite_putc(p->b, ' ');
+		sg_lite_putc(p->b, ' ');
 }
 
 /* gdb's c_print_type: TYPE around the declarator INNER; a type the class
@@ -610,16 +610,16 @@ static void print_type(struct tprint *p, Dwarf_Die *type, const char *inner, int
 				c_q |= tag == DW_TAG_const_type;
 				v_q |= tag == DW_TAG_volatile_type;
 				if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-				     tag != DW_TAG_typedef) || !die_type(&cur, &next))
+				     tag != DW_TAG_typedef) || !sg_die_type(&cur, &next))
 					break;
 				cur = next;
 			}
-			lite_puts(p->b, c_q ? "const " : "");
-			lite_puts(p->b, v_q ? "volatile " : "");
-			lite_puts(p->b, local);
+			sg_lite_puts(p->b, c_q ? "const " : "");
+			sg_lite_puts(p->b, v_q ? "volatile " : "");
+			sg_lite_puts(p->b, local);
 			if (*inner) {
-				lite_putc(p->b, ' ');
-				lite_puts(p->b, inner);
+				sg_lite_putc(p->b, ' ');
+				sg_lite_puts(p->b, inner);
 			}
 			return;
 		}
@@ -632,20 +632,20 @@ static void print_type(struct tprint *p, Dwarf_Die *type, const char *inner, int
    makes it.  */
 static void params(struct tprint *p, Dwarf_Die *fn, int depth)
 {
-	lite_putc(p->b, '(');
+	sg_lite_putc(p->b, '(');
 	Dwarf_Die child;
 	bool any = false, varargs = false;
-	bool prototyped = has_attr(fn, DW_AT_prototyped) || is_cplus(fn);
+	bool prototyped = has_attr(fn, DW_AT_prototyped) || sg_die_is_cplus(fn);
 	if (dwarf_child(fn, &child) == 0) {
 		do {
 			int tag = dwarf_tag(&child);
 			if (tag == DW_TAG_formal_parameter) {
 				if (any)
-					lite_puts(p->b, ", ");
+					sg_lite_puts(p->b, ", ");
 				Dwarf_Die pt;
 				bool this_ptr = !any && has_attr(&child, DW_AT_artificial);
-				if (!die_type(&child, &pt))
-					lite_puts(p->b, "void");
+				if (!sg_die_type(&child, &pt))
+					sg_lite_puts(p->b, "void");
 				else if (this_ptr && dwarf_tag(&pt) == DW_TAG_pointer_type)
 					print_type(p, &pt, " const", -1, depth + 1);
 				else
@@ -657,10 +657,10 @@ static void params(struct tprint *p, Dwarf_Die *fn, int depth)
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
 	if (any && varargs)
-		lite_puts(p->b, ", ...");
+		sg_lite_puts(p->b, ", ...");
 	else if (!any && prototyped)
-		lite_puts(p->b, "void");
-	lite_putc(p->b, ')');
+		sg_lite_puts(p->b, "void");
+	sg_lite_putc(p->b, ')');
 }
 
 /* The length of the name at S: a base type's words ("unsigned long"),
@@ -701,12 +701,12 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
 				while (b->len && b->s[b->len - 1] == ' ')
 					b->s[--b->len] = '\0';
 				if (b->len && b->s[b->len - 1] == '>')
-					lite_putc(b, ' ');
-				lite_putc(b, '>');
+					sg_lite_putc(b, ' ');
+				sg_lite_putc(b, '>');
 				s++;
 				continue;
 			}
-			lite_putc(b, *s++);
+			sg_lite_putc(b, *s++);
 			continue;
 		}
 		size_t n = name_token(s);
@@ -715,16 +715,16 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
 		if (!local && depth)
 			local = printed_spelling(p, tok);
 		if (local) {
-			lite_puts(b, local);
+			sg_lite_puts(b, local);
 		} else {
 			/* Its scopes as they are, its template arguments renamed.  */
 			char *lt = strchr(tok, '<');
 			if (lt && depth < MAX_TYPE_DEPTH) {
 				for (char *c = tok; c <= lt; c++)
-					lite_putc(b, *c);
+					sg_lite_putc(b, *c);
 				put_local_name(p, lt + 1, depth + 1);
 			} else {
-				lite_puts(b, tok);
+				sg_lite_puts(b, tok);
 			}
 		}
 		free(tok);
@@ -736,9 +736,9 @@ static void put_local_name(struct tprint *p, const char *name, int depth)
    names, in gdb's canonical spelling.  */
 static void put_name(struct tprint *p, Dwarf_Die *type)
 {
-	if ((!p->names && !p->pr) || !is_cplus(type)) {
+	if ((!p->names && !p->pr) || !sg_die_is_cplus(type)) {
 		char *q = cached_qualified_name(p->nc, type);
-		lite_puts(p->b, q ? q : "(null)");
+		sg_lite_puts(p->b, q ? q : "(null)");
 		free(q);
 		return;
 	}
@@ -748,7 +748,7 @@ static void put_name(struct tprint *p, Dwarf_Die *type)
 	tp.b = &tmp;
 	put_local_name(&tp, raw ? raw : "(null)", 0);
 	char *c = canonical_name(tmp.s ? tmp.s : "");
-	lite_puts(p->b, c);
+	sg_lite_puts(p->b, c);
 	free(c);
 	free(tmp.s);
 }
@@ -760,14 +760,14 @@ static void type_name(struct tprint *p, Dwarf_Die *type)
 	int tag = dwarf_tag(type);
 	/* C names "struct x"; C++ just "x".  */
 	if (!p->cplus)
-		lite_puts(p->b, tag_keyword(tag));
+		sg_lite_puts(p->b, tag_keyword(tag));
 	const char *local = local_lookup(p->names, type, NULL);
 	if (local) {
-		lite_puts(p->b, local);
+		sg_lite_puts(p->b, local);
 		return;
 	}
 	if (tag == DW_TAG_base_type) {
-		lite_puts(p->b, sg_type_base_name(dwarf_diename(type)));
+		sg_lite_puts(p->b, sg_type_base_name(dwarf_diename(type)));
 		return;
 	}
 	put_name(p, type);
@@ -781,7 +781,7 @@ static bool element_has_quals(Dwarf_Die *array, bool c_q, bool v_q)
 {
 	Dwarf_Die t = *array;
 	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&t) == DW_TAG_array_type; i++)
-		if (!die_type(&t, &t))
+		if (!sg_die_type(&t, &t))
 			return false;
 	bool c = false, v = false;
 	for (int i = 0; i < 4; i++) {
@@ -790,7 +790,7 @@ static bool element_has_quals(Dwarf_Die *array, bool c_q, bool v_q)
 			break;
 		c |= tag == DW_TAG_const_type;
 		v |= tag == DW_TAG_volatile_type;
-		if (!die_type(&t, &t))
+		if (!sg_die_type(&t, &t))
 			break;
 	}
 	return (c || !c_q) && (v || !v_q);
@@ -800,12 +800,12 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 {
 	struct sg_buf_lite *b = p->b;
 	if (depth > MAX_TYPE_DEPTH) {
-		lite_puts(b, "...");
+		sg_lite_puts(b, "...");
 		return;
 	}
 	int tag = type ? dwarf_tag(type) : DW_TAG_unspecified_type;
 	Dwarf_Die target, *tp = NULL;
-	if (type && die_type(type, &target))
+	if (type && sg_die_type(type, &target))
 		tp = &target;
 	struct sg_buf_lite in = { 0 };
 	switch (tag) {
@@ -817,11 +817,11 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		bool wrap = ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type ||
 			    ttag == DW_TAG_subprogram;
 		if (wrap)
-			lite_putc(&in, '(');
-		lite_puts(&in, mark);
-		lite_puts(&in, inner);
+			sg_lite_putc(&in, '(');
+		sg_lite_puts(&in, mark);
+		sg_lite_puts(&in, inner);
 		if (wrap)
-			lite_putc(&in, ')');
+			sg_lite_putc(&in, ')');
 		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
@@ -835,33 +835,33 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 				break;
 			c_q |= t2 == DW_TAG_const_type;
 			v_q |= t2 == DW_TAG_volatile_type;
-			if (!die_type(tp, tp))
+			if (!sg_die_type(tp, tp))
 				tp = NULL;
 		}
 		const char *q = c_q && v_q ? "const volatile" : c_q ? "const" : "volatile";
 		int ttag = tp ? dwarf_tag(tp) : 0;
 		if (ttag == DW_TAG_pointer_type) {
 			/* "char * const p": the qualifier follows the star.  */
-			lite_puts(&in, " ");
-			lite_puts(&in, q);
+			sg_lite_puts(&in, " ");
+			sg_lite_puts(&in, q);
 			if (*inner) {
-				lite_putc(&in, ' ');
-				lite_puts(&in, inner);
+				sg_lite_putc(&in, ' ');
+				sg_lite_puts(&in, inner);
 			}
 			decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		} else {
 			/* gdb moves an array's qualifiers to its elements: gcc's
 			   const (array of const int) is "const int [7]", once. */
 			if (!(ttag == DW_TAG_array_type && element_has_quals(tp, c_q, v_q))) {
-				lite_puts(b, q);
-				lite_putc(b, ' ');
+				sg_lite_puts(b, q);
+				sg_lite_putc(b, ' ');
 			}
 			decl(p, tp, inner, show, depth + 1);
 		}
 		break;
 	}
 	case DW_TAG_array_type: {
-		lite_puts(&in, inner);
+		sg_lite_puts(&in, inner);
 		Dwarf_Die sub;
 		if (dwarf_child(type, &sub) == 0) {
 			do {
@@ -875,9 +875,9 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 				else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) &&
 					 dwarf_formudata(&a, &n) == 0)
 					snprintf(dim, sizeof(dim), "%" PRIu64, (uint64_t)n + 1);
-				lite_putc(&in, '[');
-				lite_puts(&in, dim);
-				lite_putc(&in, ']');
+				sg_lite_putc(&in, '[');
+				sg_lite_puts(&in, dim);
+				sg_lite_putc(&in, ']');
 			} while (dwarf_siblingof(&sub, &sub) == 0);
 		}
 		/* An abstract array type reads "int [3]", as in gdb.  */
@@ -886,12 +886,12 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 	}
 	case DW_TAG_subroutine_type:
 	case DW_TAG_subprogram:	/* a function itself: "int (int, char **)" */ {
-		lite_puts(&in, inner);
+		sg_lite_puts(&in, inner);
 		struct sg_buf_lite pb = { 0 };
 		struct tprint pp = *p;
 		pp.b = &pb;
 		params(&pp, type, depth);
-		lite_puts(&in, pb.s ? pb.s : "()");
+		sg_lite_puts(&in, pb.s ? pb.s : "()");
 		free(pb.s);
 		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
@@ -902,16 +902,16 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		Dwarf_Die cls;
 		bool method = tp && dwarf_tag(tp) == DW_TAG_subroutine_type;
 		if (method)
-			lite_putc(&in, '(');
+			sg_lite_putc(&in, '(');
 		if (dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls)) {
 			char *q = cached_qualified_name(p->nc, &cls);
-			lite_puts(&in, q ? q : "{...}");
+			sg_lite_puts(&in, q ? q : "{...}");
 			free(q);
 		}
-		lite_puts(&in, "::*");
-		lite_puts(&in, inner);
+		sg_lite_puts(&in, "::*");
+		sg_lite_puts(&in, inner);
 		if (method)
-			lite_putc(&in, ')');
+			sg_lite_putc(&in, ')');
 		decl(p, tp, in.s ? in.s : "", show, depth + 1);
 		break;
 	}
@@ -924,24 +924,24 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		/* fall through */
 	default:
 		if (!type) {
-			lite_puts(b, "void");
+			sg_lite_puts(b, "void");
 		} else if (printed_type(p, type)) {
 			/* No keyword, even in C, and no body: gdb's find_typedef
 			   answers before the type is printed.  */
-			lite_puts(b, printed_type(p, type));
+			sg_lite_puts(b, printed_type(p, type));
 		} else if ((show > 0 || !dwarf_diename(type)) && is_aggregate_tag(tag)) {
 			aggregate(p, type, show, depth);
 		} else if (tag == DW_TAG_enumeration_type && (show > 0 || !dwarf_diename(type))) {
 			enumeration(p, type, show);
 		} else if (!dwarf_diename(type)) {
-			lite_puts(b, tag_keyword(tag));
-			lite_puts(b, "{...}");
+			sg_lite_puts(b, tag_keyword(tag));
+			sg_lite_puts(b, "{...}");
 		} else {
 			type_name(p, type);
 		}
 		if (*inner) {
-			lite_putc(b, ' ');
-			lite_puts(b, inner);
+			sg_lite_putc(b, ' ');
+			sg_lite_puts(b, inner);
 		}
 	}
 	free(in.s);
@@ -949,10 +949,10 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 
 char *type_string(Dwarf_Die *type, const char *inner)
 {
-	return type_string_lang(type, inner, false);
+	return sg_type_string_lang(type, inner, false);
 }
 
-char *type_string_lang(Dwarf_Die *type, const char *inner, bool cplus)
+char *sg_type_string_lang(Dwarf_Die *type, const char *inner, bool cplus)
 {
 	struct sg_buf_lite b = { 0 };
 	struct name_cache nc = { 0 };
@@ -971,37 +971,37 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 	if (p->t)
 		sg_type_complete(p->t, type, &full);
 	struct sg_buf_lite *b = p->b;
-	lite_puts(b, "enum ");
+	sg_lite_puts(b, "enum ");
 	if (has_attr(&full, DW_AT_enum_class))
-		lite_puts(b, "class ");
+		sg_lite_puts(b, "class ");
 	char *name = cached_qualified_name(p->nc, &full);
 	if (name) {
-		lite_puts(b, name);
+		sg_lite_puts(b, name);
 		if (show > 0)
-			lite_putc(b, ' ');
+			sg_lite_putc(b, ' ');
 		free(name);
 	}
 	if (show < 0) {
 		if (!dwarf_diename(&full))
-			lite_puts(b, "{...}");
+			sg_lite_puts(b, "{...}");
 		return;
 	}
 	Dwarf_Die under;
-	if (p->cplus && die_type(&full, &under)) {
+	if (p->cplus && sg_die_type(&full, &under)) {
 		/* In C++ gdb shows the underlying type: "enum E : short {".  */
 		strip(&under, &under);
 		if (dwarf_diename(&under)) {
-			lite_puts(b, ": ");
-			lite_puts(b, dwarf_tag(&under) == DW_TAG_base_type ? sg_type_base_name(dwarf_diename(&under))
+			sg_lite_puts(b, ": ");
+			sg_lite_puts(b, dwarf_tag(&under) == DW_TAG_base_type ? sg_type_base_name(dwarf_diename(&under))
 									  : dwarf_diename(&under));
-			lite_putc(b, ' ');
+			sg_lite_putc(b, ' ');
 		}
 	}
 	/* C++ enumerators are named in the enum's scope ("ns::RED"), or in
 	   the enum itself for an enum class ("ns::Level::Low").  */
 	char *scope = NULL;
 	const char *own = dwarf_diename(&full);
-	if (own && is_cplus(&full)) {
+	if (own && sg_die_is_cplus(&full)) {
 		scope = cached_qualified_name(p->nc, &full);
 		size_t len = scope ? strlen(scope) : 0, own_len = strlen(own);
 		if (has_attr(&full, DW_AT_enum_class)) {
@@ -1014,7 +1014,7 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 			scope[len - own_len] = '\0';
 		}
 	}
-	lite_putc(b, '{');
+	sg_lite_putc(b, '{');
 	int64_t next = 0;
 	bool first = true;
 	Dwarf_Die child;
@@ -1026,20 +1026,20 @@ static void enumeration(struct tprint *p, Dwarf_Die *type, int show)
 			Dwarf_Sword v = 0;
 			if (dwarf_attr(&child, DW_AT_const_value, &a))
 				dwarf_formsdata(&a, &v);
-			lite_puts(b, first ? "" : ", ");
-			lite_puts(b, scope ? scope : "");
+			sg_lite_puts(b, first ? "" : ", ");
+			sg_lite_puts(b, scope ? scope : "");
 			const char *en = dwarf_diename(&child);
-			lite_puts(b, en ? en : "?");
+			sg_lite_puts(b, en ? en : "?");
 			if (v != next) {
 				char num[32];
 				snprintf(num, sizeof(num), " = %" PRId64, (int64_t)v);
-				lite_puts(b, num);
+				sg_lite_puts(b, num);
 			}
 			next = v + 1;
 			first = false;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	lite_putc(b, '}');
+	sg_lite_putc(b, '}');
 	free(scope);
 }
 
@@ -1121,7 +1121,7 @@ static void offset_printf(struct tprint *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	lite_puts(p->b, line);
+	sg_lite_puts(p->b, line);
 }
 
 static void maybe_hole(struct tprint *p, uint64_t bitpos, const char *what)
@@ -1149,7 +1149,7 @@ static uint64_t member_type_size(Dwarf_Die *type)
 		return type_size(type);
 	if (dwarf_attr(&st, DW_AT_byte_size, &a) && dwarf_formudata(&a, &size) == 0)
 		return size;
-	bool method = die_type(&st, &target) && dwarf_tag(&target) == DW_TAG_subroutine_type;
+	bool method = sg_die_type(&st, &target) && dwarf_tag(&target) == DW_TAG_subroutine_type;
 	return method ? 16 : 8;
 }
 
@@ -1177,7 +1177,7 @@ static void offset_column(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m)
 		return;
 	}
 	Dwarf_Die mt;
-	uint64_t size = die_type(m, &mt) ? member_type_size(&mt) : 0;
+	uint64_t size = sg_die_type(m, &mt) ? member_type_size(&mt) : 0;
 	if (dwarf_tag(cls) == DW_TAG_union_type) {
 		offset_printf(p, "/*                %6" PRIu64 " */", size);
 		return;
@@ -1205,7 +1205,7 @@ static void offset_total(struct tprint *p, Dwarf_Die *cls)
 {
 	uint64_t size = type_size(cls);
 	maybe_hole(p, size * 8, "padding");
-	lite_putc(p->b, '\n');
+	sg_lite_putc(p->b, '\n');
 	indent(p, p->level + 4 + OFFSET_COLUMN);
 	offset_printf(p, "/* total size (bytes): %4" PRIu64 " */\n", size);
 }
@@ -1215,7 +1215,7 @@ static enum access access_label(struct tprint *p, enum access last, enum access 
 	static const char *const labels[] = { "", "public:\n", "protected:\n", "private:\n" };
 	if (now != last) {
 		indent(p, p->level + 2 + (p->po ? OFFSET_COLUMN : 0));
-		lite_puts(p->b, labels[now]);
+		sg_lite_puts(p->b, labels[now]);
 	}
 	return now;
 }
@@ -1235,7 +1235,7 @@ static void add_typedefs(struct tprint *p, Dwarf_Die *cls, struct local_names *l
 	dwarf_child(cls, &m);
 	do {
 		Dwarf_Die bt, full;
-		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !sg_die_type(&m, &bt))
 			continue;
 		strip(&bt, &full);
 		if (p->t)
@@ -1256,17 +1256,17 @@ static void template_args(struct tprint *p, Dwarf_Die *cls, struct local_names *
 			continue;
 		const char *name = dwarf_diename(&m);
 		Dwarf_Die pt;
-		bool typed = die_type(&m, &pt);
-		lite_puts(p->b, first ? "[with " : ", ");
-		lite_puts(p->b, name ? name : "?");
-		lite_puts(p->b, " = ");
+		bool typed = sg_die_type(&m, &pt);
+		sg_lite_puts(p->b, first ? "[with " : ", ");
+		sg_lite_puts(p->b, name ? name : "?");
+		sg_lite_puts(p->b, " = ");
 		print_type(p, typed ? &pt : NULL, "", -1, depth + 1);
 		if (typed)
 			local_add(ln, name, &pt);
 		first = false;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	if (!first)
-		lite_puts(p->b, "] ");
+		sg_lite_puts(p->b, "] ");
 }
 
 /* ": public ns::Base, private virtual ns::Mixin ".  */
@@ -1278,27 +1278,27 @@ static void base_classes(struct tprint *p, Dwarf_Die *cls, bool is_class)
 		return;
 	do {
 		Dwarf_Die bt;
-		if (dwarf_tag(&m) != DW_TAG_inheritance || !die_type(&m, &bt))
+		if (dwarf_tag(&m) != DW_TAG_inheritance || !sg_die_type(&m, &bt))
 			continue;
 		enum access acc = member_access(&m, is_class);
-		lite_puts(p->b, first ? ": " : ", ");
-		lite_puts(p->b, acc == ACCESS_PUBLIC ? "public" : acc == ACCESS_PROTECTED ? "protected" : "private");
+		sg_lite_puts(p->b, first ? ": " : ", ");
+		sg_lite_puts(p->b, acc == ACCESS_PUBLIC ? "public" : acc == ACCESS_PROTECTED ? "protected" : "private");
 		Dwarf_Attribute a;
 		Dwarf_Word virt = 0;
 		if (dwarf_attr(&m, DW_AT_virtuality, &a))
 			dwarf_formudata(&a, &virt);
-		lite_puts(p->b, virt ? " virtual " : " ");
+		sg_lite_puts(p->b, virt ? " virtual " : " ");
 		Dwarf_Die st;
 		strip(&bt, &st);
 		const char *local = local_lookup(p->names, &st, NULL);
 		if (local)
-			lite_puts(p->b, local);
+			sg_lite_puts(p->b, local);
 		else
 			put_name(p, &st);
 		first = false;
 	} while (dwarf_siblingof(&m, &m) == 0);
 	if (!first)
-		lite_putc(p->b, ' ');
+		sg_lite_putc(p->b, ' ');
 }
 
 /* One data member: "    static int count;", "    unsigned a : 3;".  */
@@ -1306,7 +1306,7 @@ static void field(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m, int show, int 
 {
 	bool is_static = is_static_field(m);
 	Dwarf_Die mt;
-	bool typed = die_type(m, &mt);
+	bool typed = sg_die_type(m, &mt);
 	struct tprint fp = *p;
 	struct offsets nested;
 	int newshow = show - 1;
@@ -1327,7 +1327,7 @@ static void field(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m, int show, int 
 	}
 	indent(p, p->level + 4);
 	if (is_static)
-		lite_puts(p->b, "static ");
+		sg_lite_puts(p->b, "static ");
 	const char *name = dwarf_diename(m);
 	fp.level = p->level + 4;
 	print_type(&fp, typed ? &mt : NULL, name ? name : "", newshow, depth + 1);
@@ -1336,9 +1336,9 @@ static void field(struct tprint *p, Dwarf_Die *cls, Dwarf_Die *m, int show, int 
 	if (!is_static && dwarf_attr(m, DW_AT_bit_size, &a) && dwarf_formudata(&a, &bits) == 0) {
 		char num[32];
 		snprintf(num, sizeof(num), " : %" PRIu64, (uint64_t)bits);
-		lite_puts(p->b, num);
+		sg_lite_puts(p->b, num);
 	}
-	lite_puts(p->b, ";\n");
+	sg_lite_puts(p->b, ";\n");
 }
 
 /* Whether the method named NAME of class CLS_NAME is a constructor
@@ -1379,15 +1379,15 @@ static void method(struct tprint *p, Dwarf_Die *m, const char *cls_name, int dep
 	bool has_this = found && has_attr(&first, DW_AT_artificial);
 	indent(p, p->level + 4);
 	if (has_attr(m, DW_AT_vtable_elem_location))
-		lite_puts(p->b, "virtual ");
+		sg_lite_puts(p->b, "virtual ");
 	else if (!has_this)
-		lite_puts(p->b, "static ");
+		sg_lite_puts(p->b, "static ");
 	if (!no_return_type(name, cls_name)) {
-		print_type(p, die_type(m, &pt) ? &pt : NULL, "", -1, depth + 1);
-		lite_putc(p->b, ' ');
+		print_type(p, sg_die_type(m, &pt) ? &pt : NULL, "", -1, depth + 1);
+		sg_lite_putc(p->b, ' ');
 	}
-	lite_puts(p->b, name);
-	lite_putc(p->b, '(');
+	sg_lite_puts(p->b, name);
+	sg_lite_putc(p->b, '(');
 	Dwarf_Die c;
 	int printed = 0;
 	bool varargs = false;
@@ -1399,18 +1399,18 @@ static void method(struct tprint *p, Dwarf_Die *m, const char *cls_name, int dep
 			if (tag != DW_TAG_formal_parameter || has_attr(&c, DW_AT_artificial))
 				continue;
 			if (printed++)
-				lite_puts(p->b, ", ");
-			print_type(p, die_type(&c, &pt) ? &pt : NULL, "", 0, depth + 1);
+				sg_lite_puts(p->b, ", ");
+			print_type(p, sg_die_type(&c, &pt) ? &pt : NULL, "", 0, depth + 1);
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
 	if (varargs)
-		lite_puts(p->b, printed ? ", ..." : "...");
+		sg_lite_puts(p->b, printed ? ", ..." : "...");
 	else if (!printed && p->cplus)
-		lite_puts(p->b, "void");
-	lite_putc(p->b, ')');
+		sg_lite_puts(p->b, "void");
+	sg_lite_putc(p->b, ')');
 	/* The qualifiers of *this: "const", "volatile".  */
-	if (has_this && die_type(&first, &pt) && dwarf_tag(&pt) == DW_TAG_pointer_type &&
-	    die_type(&pt, &pt)) {
+	if (has_this && sg_die_type(&first, &pt) && dwarf_tag(&pt) == DW_TAG_pointer_type &&
+	    sg_die_type(&pt, &pt)) {
 		bool c_q = false, v_q = false;
 		for (int i = 0; i < 4; i++) {
 			int tag = dwarf_tag(&pt);
@@ -1420,13 +1420,13 @@ static void method(struct tprint *p, Dwarf_Die *m, const char *cls_name, int dep
 				v_q = true;
 			else
 				break;
-			if (!die_type(&pt, &pt))
+			if (!sg_die_type(&pt, &pt))
 				break;
 		}
-		lite_puts(p->b, c_q ? " const" : "");
-		lite_puts(p->b, v_q ? " volatile" : "");
+		sg_lite_puts(p->b, c_q ? " const" : "");
+		sg_lite_puts(p->b, v_q ? " volatile" : "");
 	}
-	lite_puts(p->b, ";\n");
+	sg_lite_puts(p->b, ";\n");
 }
 
 /* The methods of CLS, overloads together in the order of their first
@@ -1482,15 +1482,15 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 		/* No definition anywhere (clang declares a class whose key
 		   function is inline): gdb reads none of the declaration's
 		   members, its type is a stub.  */
-		lite_puts(p->b, "{\n");
+		sg_lite_puts(p->b, "{\n");
 		indent(p, p->level + 4 + (p->po ? OFFSET_COLUMN : 0));
-		lite_puts(p->b, "<incomplete type>\n");
+		sg_lite_puts(p->b, "<incomplete type>\n");
 		indent(p, p->level);
-		lite_putc(p->b, '}');
+		sg_lite_putc(p->b, '}');
 		return;
 	}
 	if (!local_copy(&ln, p->names, p->nc)) {
-		lite_puts(p->b, "{...}");
+		sg_lite_puts(p->b, "{...}");
 		return;
 	}
 	/* ptype/r: no local names, nor the "[with T = int]" that
@@ -1506,7 +1506,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	local_copy(&semi, &ln, p->nc);
 	int budget = 256;
 	add_typedefs(p, cls, &ln, depth, &budget);
-	lite_puts(p->b, "{\n");
+	sg_lite_puts(p->b, "{\n");
 
 	size_t n_fields = 0, n_methods = 0, n_typedefs = 0, n_shown_methods = 0;
 	Dwarf_Die m;
@@ -1524,7 +1524,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	}
 	if (!n_fields && !n_methods && !n_typedefs) {
 		indent(p, p->level + 4 + (p->po ? OFFSET_COLUMN : 0));
-		lite_puts(p->b, "<no data fields>\n");
+		sg_lite_puts(p->b, "<no data fields>\n");
 	}
 	bool labels = need_access_labels(cls, is_class);
 	enum access section = ACCESS_NONE;
@@ -1539,12 +1539,12 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 	}
 	/* ptype/o leaves out methods and typedefs.  */
 	if (n_shown_methods && section != ACCESS_NONE && !p->po)
-		lite_putc(p->b, '\n');
+		sg_lite_putc(p->b, '\n');
 	if (!p->po)
 		section = methods(&inner, cls, is_class, section, depth);
 	if (n_typedefs && !p->po) {
 		if (n_fields || n_methods)
-			lite_putc(p->b, '\n');
+			sg_lite_putc(p->b, '\n');
 		dwarf_child(cls, &m);
 		do {
 			Dwarf_Die target;
@@ -1553,12 +1553,12 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 			if (labels)
 				section = access_label(p, section, member_access(&m, is_class));
 			indent(p, p->level + 4);
-			lite_puts(p->b, "typedef ");
+			sg_lite_puts(p->b, "typedef ");
 			const char *name = dwarf_diename(&m);
 			semi_p.level = p->level + 4;
-			print_type(&semi_p, die_type(&m, &target) ? &target : NULL, name ? name : "",
+			print_type(&semi_p, sg_die_type(&m, &target) ? &target : NULL, name ? name : "",
 				   show - 1, depth + 1);
-			lite_puts(p->b, ";\n");
+			sg_lite_puts(p->b, ";\n");
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
 	if (p->po) {
@@ -1567,7 +1567,7 @@ static void class_body(struct tprint *p, Dwarf_Die *cls, int show, int depth)
 		indent(p, OFFSET_COLUMN + (p->level ? 0 : 2));
 	}
 	indent(p, p->level);
-	lite_putc(p->b, '}');
+	sg_lite_putc(p->b, '}');
 	local_free(&ln);
 	local_free(&semi);
 }
@@ -1579,26 +1579,26 @@ static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
 	Dwarf_Die full = *type;
 	if (p->t)
 		sg_type_complete(p->t, type, &full);
-	lite_puts(p->b, tag_keyword(dwarf_tag(&full)));
+	sg_lite_puts(p->b, tag_keyword(dwarf_tag(&full)));
 	if (dwarf_diename(&full)) {
 		/* A nested class's tag, in the enclosing class's names.  */
 		const char *local = local_lookup(p->names, &full, NULL);
 		if (local)
-			lite_puts(p->b, local);
+			sg_lite_puts(p->b, local);
 		else
 			put_name(p, &full);
 		if (show > 0)
-			lite_putc(p->b, ' ');
+			sg_lite_putc(p->b, ' ');
 	}
 	if (show < 0) {
 		if (!dwarf_diename(&full))
-			lite_puts(p->b, "{...}");
+			sg_lite_puts(p->b, "{...}");
 		return;
 	}
 	/* Bounded nesting and text: hostile DWARF can nest a struct in
 	   itself, which ptype/o would spell out at every level.  */
 	if (depth > MAX_TYPE_DEPTH || p->b->len > MAX_PTYPE_TEXT) {
-		lite_puts(p->b, "{...}");
+		sg_lite_puts(p->b, "{...}");
 		return;
 	}
 	class_body(p, &full, show, depth);
@@ -1608,15 +1608,15 @@ static void aggregate(struct tprint *p, Dwarf_Die *type, int show, int depth)
    declarator kept: "struct node {...} *".  */
 char *ptype_string(struct sg_target *t, Dwarf_Die *type)
 {
-	return ptype_string_lang(t, type, false);
+	return sg_ptype_string_lang(t, type, false);
 }
 
-char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus)
+char *sg_ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus)
 {
 	Dwarf_Die cur = *type;
 	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
 		Dwarf_Die next;
-		if (!die_type(&cur, &next))
+		if (!sg_die_type(&cur, &next))
 			break;
 		cur = next;
 	}
@@ -1629,12 +1629,12 @@ char *ptype_string_lang(struct sg_target *t, Dwarf_Die *type, bool cplus)
 	return b.s ? b.s : strdup("");
 }
 
-char *ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret)
+char *sg_ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bool cplus, bool *header_ret)
 {
 	Dwarf_Die cur = *type, st;
 	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(&cur) == DW_TAG_typedef; i++) {
 		Dwarf_Die next;
-		if (!die_type(&cur, &next))
+		if (!sg_die_type(&cur, &next))
 			break;
 		cur = next;
 	}

@@ -2,7 +2,7 @@
    the typed readers) writes gdb's notation, flat or "set print pretty",
    or structured JSON.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
 
 #include <ctype.h>
 #include <dwarf.h>
@@ -218,25 +218,25 @@ static void escape_wide(struct sg_buf_lite *b, uint32_t c, char quote)
 {
 	char tmp[16];
 	if (c < 0x80) {
-		escape_byte(b, (unsigned char)c, quote);
+		sg_escape_byte(b, (unsigned char)c, quote);
 	} else if (c < 0xa0) {
 		snprintf(tmp, sizeof(tmp), "\\%03o", (unsigned)c);
-		lite_puts(b, tmp);
+		sg_lite_puts(b, tmp);
 	} else if ((c >= 0xd800 && c < 0xe000) || c > 0x10ffff) {
 		snprintf(tmp, sizeof(tmp), "\\x%x", (unsigned)c);
-		lite_puts(b, tmp);
+		sg_lite_puts(b, tmp);
 	} else if (c < 0x800) {
-		lite_putc(b, (char)(0xc0 | c >> 6));
-		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+		sg_lite_putc(b, (char)(0xc0 | c >> 6));
+		sg_lite_putc(b, (char)(0x80 | (c & 0x3f)));
 	} else if (c < 0x10000) {
-		lite_putc(b, (char)(0xe0 | c >> 12));
-		lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
-		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+		sg_lite_putc(b, (char)(0xe0 | c >> 12));
+		sg_lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
+		sg_lite_putc(b, (char)(0x80 | (c & 0x3f)));
 	} else {
-		lite_putc(b, (char)(0xf0 | c >> 18));
-		lite_putc(b, (char)(0x80 | (c >> 12 & 0x3f)));
-		lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
-		lite_putc(b, (char)(0x80 | (c & 0x3f)));
+		sg_lite_putc(b, (char)(0xf0 | c >> 18));
+		sg_lite_putc(b, (char)(0x80 | (c >> 12 & 0x3f)));
+		sg_lite_putc(b, (char)(0x80 | (c >> 6 & 0x3f)));
+		sg_lite_putc(b, (char)(0x80 | (c & 0x3f)));
 	}
 }
 
@@ -261,7 +261,7 @@ static size_t wide_decode(const unsigned char *raw, size_t n, size_t size, uint3
 	return k;
 }
 
-char *fault_text(struct sg_error *err)
+char *sg_fault_text(struct sg_error *err)
 {
 	char *s;
 	if (sg_error_code(err) == SG_ERROR_FAULT) {
@@ -283,17 +283,17 @@ static void canon_base(struct sg_buf_lite *b, const char *name)
 	size_t n = strlen(name);
 	bool sized = strstr(name, "long") || strstr(name, "short");
 	if (!sized || n < 4 || strcmp(name + n - 4, " int") != 0) {
-		lite_puts(b, name);
+		sg_lite_puts(b, name);
 		return;
 	}
 	const char *u = strstr(name, " unsigned");
 	if (u)
-		lite_puts(b, "unsigned ");
+		sg_lite_puts(b, "unsigned ");
 	for (const char *q = name; q < name + n - 4; q++) {
 		if (q == u)
 			q += strlen(" unsigned");
 		if (q < name + n - 4)
-			lite_putc(b, *q);
+			sg_lite_putc(b, *q);
 	}
 }
 
@@ -306,9 +306,9 @@ static bool canon_params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth);
 static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
 {
 	Dwarf_Die inner;
-	bool has_inner = type && die_type(type, &inner);
+	bool has_inner = type && sg_die_type(type, &inner);
 	if (!type) {
-		lite_puts(b, "void");
+		sg_lite_puts(b, "void");
 		return true;
 	}
 	if (depth > MAX_PARAM_DEPTH)
@@ -319,7 +319,7 @@ static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
 	case DW_TAG_volatile_type:
 		if (!canon_type(has_inner ? &inner : NULL, b, depth + 1))
 			return false;
-		lite_puts(b, tag == DW_TAG_const_type ? " const" : " volatile");
+		sg_lite_puts(b, tag == DW_TAG_const_type ? " const" : " volatile");
 		return true;
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:
@@ -329,11 +329,11 @@ static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
 		if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type) {
 			/* "int (*)(int)" */
 			Dwarf_Die ret;
-			if (!canon_type(die_type(&inner, &ret) ? &ret : NULL, b, depth + 1))
+			if (!canon_type(sg_die_type(&inner, &ret) ? &ret : NULL, b, depth + 1))
 				return false;
-			lite_puts(b, " (");
-			lite_puts(b, op);
-			lite_putc(b, ')');
+			sg_lite_puts(b, " (");
+			sg_lite_puts(b, op);
+			sg_lite_putc(b, ')');
 			return canon_params(&inner, b, depth + 1);
 		}
 		if (has_inner && (dwarf_tag(&inner) == DW_TAG_array_type ||
@@ -341,7 +341,7 @@ static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
 			return false;
 		if (!canon_type(has_inner ? &inner : NULL, b, depth + 1))
 			return false;
-		lite_puts(b, op);
+		sg_lite_puts(b, op);
 		return true;
 	}
 	case DW_TAG_base_type:
@@ -355,7 +355,7 @@ static bool canon_type(Dwarf_Die *type, struct sg_buf_lite *b, int depth)
 										: qualified_name(type);
 		const char *name = q ? q : dwarf_diename(type);
 		if (q)
-			lite_puts(b, q);
+			sg_lite_puts(b, q);
 		else if (name)
 			canon_base(b, name);
 		free(q);
@@ -375,7 +375,7 @@ static bool params_spelt(Dwarf_Die *fn, bool raw, struct sg_buf_lite *b, int dep
 {
 	Dwarf_Die child;
 	bool first = true;
-	lite_putc(b, '(');
+	sg_lite_putc(b, '(');
 	if (dwarf_child(fn, &child) == 0) {
 		do {
 			int tag = dwarf_tag(&child);
@@ -388,31 +388,31 @@ static bool params_spelt(Dwarf_Die *fn, bool raw, struct sg_buf_lite *b, int dep
 			    artificial)
 				continue;
 			if (!first)
-				lite_puts(b, ", ");
+				sg_lite_puts(b, ", ");
 			first = false;
 			if (tag == DW_TAG_unspecified_parameters) {
-				lite_puts(b, "...");
+				sg_lite_puts(b, "...");
 				continue;
 			}
 			/* A parameter's own const or volatile is no part of
 			   the function's type.  */
 			Dwarf_Die pt;
-			if (!die_type(&child, &pt))
+			if (!sg_die_type(&child, &pt))
 				return false;
 			for (int i = 0; i < MAX_PARAM_DEPTH && (dwarf_tag(&pt) == DW_TAG_const_type ||
 							       dwarf_tag(&pt) == DW_TAG_volatile_type);
 			     i++)
-				if (!die_type(&pt, &pt))
+				if (!sg_die_type(&pt, &pt))
 					return false;
-			char *ts = raw ? type_string_lang(&pt, "", true) : NULL;
+			char *ts = raw ? sg_type_string_lang(&pt, "", true) : NULL;
 			if (ts)
-				lite_puts(b, ts);
+				sg_lite_puts(b, ts);
 			free(ts);
 			if (!raw && !canon_type(&pt, b, depth + 1))
 				return false;
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	lite_puts(b, first && raw ? "void)" : ")");
+	sg_lite_puts(b, first && raw ? "void)" : ")");
 	return true;
 }
 
@@ -460,7 +460,7 @@ static char *cplus_function_name(Dwarf_Die *fn, bool linkage)
 	if (!q)
 		return NULL;
 	struct sg_buf_lite b = { 0 };
-	lite_puts(&b, q);
+	sg_lite_puts(&b, q);
 	bool raw = strpbrk(q, ".$") != NULL;
 	free(q);
 	if (!params_spelt(fn, raw, &b, 0)) {
@@ -505,7 +505,7 @@ static void dwarf_function_name(struct sg_symbol *sym, uint64_t addr, bool linka
 	Dwarf_Die *cu = code_unit(sg_module_dwfl(sym->module), addr, &bias);
 	Dwarf_Die *scopes = NULL;
 	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
-	bool cplus = n > 0 && is_cplus(cu);
+	bool cplus = n > 0 && sg_die_is_cplus(cu);
 	for (int i = 0; i < n; i++) {
 		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
 			continue;
@@ -558,7 +558,7 @@ static void symbol_suffix(struct sg_target *t, uint64_t addr, bool linkage, char
 	sg_error_destroy(err);
 }
 
-void shell_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
+void sg_symbol_suffix(struct sg_target *t, uint64_t addr, char *buf, size_t size)
 {
 	symbol_suffix(t, addr, false, buf, size);
 }
@@ -567,11 +567,11 @@ static void put_symbol(struct sg_target *t, uint64_t addr, bool linkage, struct 
 {
 	char suffix[1024];
 	symbol_suffix(t, addr, linkage, suffix, sizeof(suffix));
-	lite_puts(b, suffix);
+	sg_lite_puts(b, suffix);
 }
 
 struct printer {
-	struct shell *sh;
+	struct sg_session *s;
 	struct sg_target *t;
 	size_t limit;		/* print elements */
 	char fmt;		/* 0, or print/FMT */
@@ -634,7 +634,7 @@ static const char *take_key(struct printer *p)
 static void put_indent(struct printer *p, struct sg_buf_lite *b)
 {
 	for (int i = 0; i < p->level; i++)
-		lite_puts(b, "  ");
+		sg_lite_puts(b, "  ");
 }
 
 static void nest_open(struct printer *p, struct nest *n, enum nest_kind kind, struct sg_buf_lite *b)
@@ -645,7 +645,7 @@ static void nest_open(struct printer *p, struct nest *n, enum nest_kind kind, st
 	else if (p->json)
 		sg_out_array_begin(p->json, take_key(p));
 	else
-		lite_putc(b, '{');
+		sg_lite_putc(b, '{');
 	p->level++;
 }
 
@@ -663,21 +663,21 @@ static void nest_item(struct printer *p, struct nest *n, const char *name, struc
 	if (p->pretty && n->kind != NEST_ARRAY) {
 		if ((after_base || (first && n->has_bases)) && n->name) {
 			/* gdb's heading for a class's own members.  */
-			lite_puts(b, "\n");
+			sg_lite_puts(b, "\n");
 			put_indent(p, b);
-			lite_puts(b, "members of ");
-			lite_puts(b, n->name);
-			lite_puts(b, ":");
+			sg_lite_puts(b, "members of ");
+			sg_lite_puts(b, n->name);
+			sg_lite_puts(b, ":");
 			n->name = NULL;
 		}
-		lite_puts(b, first || after_base ? "\n" : ",\n");
+		sg_lite_puts(b, first || after_base ? "\n" : ",\n");
 		put_indent(p, b);
 	} else if (!first && !after_base) {
-		lite_puts(b, ", ");
+		sg_lite_puts(b, ", ");
 	}
 	if (name && n->kind == NEST_STRUCT) {
-		lite_puts(b, name);
-		lite_puts(b, " = ");
+		sg_lite_puts(b, name);
+		sg_lite_puts(b, " = ");
 	}
 }
 
@@ -691,20 +691,20 @@ static void nest_base(struct printer *p, struct nest *n, const char *label, stru
 		return;
 	}
 	if (!first && !after_base)
-		lite_puts(b, p->pretty ? "," : ", ");
+		sg_lite_puts(b, p->pretty ? "," : ", ");
 	if (p->pretty) {
-		lite_putc(b, '\n');
+		sg_lite_putc(b, '\n');
 		put_indent(p, b);
 	}
-	lite_puts(b, label);
-	lite_puts(b, " = ");
+	sg_lite_puts(b, label);
+	sg_lite_puts(b, " = ");
 }
 
 static void nest_base_end(struct printer *p, struct nest *n, struct sg_buf_lite *b)
 {
 	n->after_base = true;
 	if (!p->json)
-		lite_puts(b, ", ");
+		sg_lite_puts(b, ", ");
 }
 
 /* A map's key: "[key] = value"; nest_value() follows the key.  */
@@ -715,7 +715,7 @@ static void nest_key(struct printer *p, struct nest *n, struct sg_buf_lite *b)
 		sg_out_object_begin(p->json, NULL);
 		p->key = "key";
 	} else {
-		lite_putc(b, '[');
+		sg_lite_putc(b, '[');
 	}
 }
 
@@ -724,7 +724,7 @@ static void nest_value(struct printer *p, struct sg_buf_lite *b)
 	if (p->json)
 		p->key = "value";
 	else
-		lite_puts(b, "] = ");
+		sg_lite_puts(b, "] = ");
 }
 
 static void nest_pair_end(struct printer *p)
@@ -737,7 +737,7 @@ static void nest_pair_end(struct printer *p)
 static void put_note(struct printer *p, const char *text, struct sg_buf_lite *b)
 {
 	if (!p->json)
-		lite_puts(b, text);
+		sg_lite_puts(b, text);
 }
 
 static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
@@ -752,14 +752,14 @@ static void nest_close(struct printer *p, struct nest *n, struct sg_buf_lite *b)
 	}
 	if (n->kind == NEST_STRUCT && (n->first || n->after_base)) {
 		/* gdb closes right after it, also in pretty mode.  */
-		lite_puts(b, "<No data fields>}");
+		sg_lite_puts(b, "<No data fields>}");
 		return;
 	}
 	if (p->pretty && n->kind != NEST_ARRAY && !n->first) {
-		lite_putc(b, '\n');
+		sg_lite_putc(b, '\n');
 		put_indent(p, b);
 	}
-	lite_putc(b, '}');
+	sg_lite_putc(b, '}');
 }
 
 /* A value that is not data: "<synthetic pointer>", "<error: ...>".  JSON
@@ -769,7 +769,7 @@ static void put_special(struct printer *p, const char *kind, const char *text,
 			struct sg_buf_lite *b)
 {
 	if (!p->json) {
-		lite_puts(b, text);
+		sg_lite_puts(b, text);
 		return;
 	}
 	/* "<error: X>" -> "X", "<X>" -> "X".  */
@@ -794,7 +794,7 @@ static void put_leaf(struct printer *p, const char *text, struct sg_buf_lite *b)
 	if (p->json)
 		sg_out_string(p->json, take_key(p), text);
 	else
-		lite_puts(b, text);
+		sg_lite_puts(b, text);
 }
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
@@ -872,12 +872,12 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 		if (is_char && !p->json) {
 			snprintf(tmp, sizeof(tmp), is_signed ? "%" PRId64 " '" : "%" PRIu64 " '",
 				 is_signed ? sv : (int64_t)raw);
-			lite_puts(b, tmp);
+			sg_lite_puts(b, tmp);
 			if (raw == 0)
-				lite_puts(b, "\\000");
+				sg_lite_puts(b, "\\000");
 			else
-				escape_byte(b, (unsigned char)raw, '\'');
-			lite_putc(b, '\'');
+				sg_escape_byte(b, (unsigned char)raw, '\'');
+			sg_lite_putc(b, '\'');
 			return;
 		}
 		if (is_signed)
@@ -897,7 +897,7 @@ static void put_int(struct printer *p, uint64_t raw, size_t size, bool is_signed
 
 static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lite *b)
 {
-	char *e = fault_text(err);
+	char *e = sg_fault_text(err);
 	if (p->json) {
 		/* {"error": "Cannot access memory at address 0x10"} */
 		sg_out_object_begin(p->json, take_key(p));
@@ -908,7 +908,7 @@ static void put_error(struct printer *p, struct sg_error *err, struct sg_buf_lit
 			sg_out_string(p->json, "error", "error");
 		sg_out_object_end(p->json);
 	} else {
-		lite_puts(b, e ? e : "<error>");
+		sg_lite_puts(b, e ? e : "<error>");
 	}
 	free(e);
 	sg_error_destroy(err);
@@ -922,7 +922,7 @@ static void put_lost(struct printer *p, struct sg_buf_lite *b)
 	if (p->json)
 		sg_out_null(p->json, take_key(p));
 	else
-		lite_puts(b, "<optimized out>");
+		sg_lite_puts(b, "<optimized out>");
 }
 
 /* How many bytes of a char array print reads at least: gdb takes the
@@ -952,12 +952,12 @@ static size_t utf8_incomplete_tail(const uint32_t *s, size_t n)
 static void put_incomplete(const uint32_t *s, size_t n, struct sg_buf_lite *b)
 {
 	char tmp[8];
-	lite_puts(b, "<incomplete sequence ");
+	sg_lite_puts(b, "<incomplete sequence ");
 	for (size_t i = 0; i < n; i++) {
 		snprintf(tmp, sizeof(tmp), "\\%03o", (unsigned)(s[i] & 0xff));
-		lite_puts(b, tmp);
+		sg_lite_puts(b, tmp);
 	}
-	lite_putc(b, '>');
+	sg_lite_putc(b, '>');
 }
 
 /* Characters S (N code points; bytes unless PREFIX) as a string with
@@ -977,13 +977,13 @@ static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool compl
 			if (prefix && s[i] >= 0x80)
 				escape_wide(&j, s[i], 0);
 			else
-				lite_putc(&j, (char)s[i]);
+				sg_lite_putc(&j, (char)s[i]);
 		}
 		sg_out_string_len(p->json, take_key(p), j.s ? j.s : "", j.len);
 		free(j.s);
 		return;
 	}
-	lite_puts(b, prefix ? prefix : "");
+	sg_lite_puts(b, prefix ? prefix : "");
 	/* Bytes that end in the start of a UTF-8 sequence: gdb's iconv
 	   stops there, and gdb writes them apart.  */
 	size_t tail = !prefix && complete && n <= p->limit ?
@@ -994,7 +994,7 @@ static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool compl
 	}
 	n -= tail;
 	if (n == 0) {
-		lite_puts(b, "\"\"");
+		sg_lite_puts(b, "\"\"");
 		return;
 	}
 	bool in_quote = false, first = true;
@@ -1005,37 +1005,37 @@ static void put_chars(struct printer *p, const uint32_t *s, size_t n, bool compl
 			run++;
 		bool repeat = run > REPEAT_THRESHOLD;
 		if (repeat && in_quote)
-			lite_puts(b, "\", ");
+			sg_lite_puts(b, "\", ");
 		else if (repeat && !first)
-			lite_puts(b, ", ");
+			sg_lite_puts(b, ", ");
 		else if (!repeat && !in_quote)
-			lite_puts(b, first ? "\"" : ", \"");
+			sg_lite_puts(b, first ? "\"" : ", \"");
 		in_quote = !repeat;
 		char quote = repeat ? '\'' : '"';
 		if (repeat)
-			lite_putc(b, '\'');
+			sg_lite_putc(b, '\'');
 		if (s[i] == 0)
-			lite_puts(b, "\\000");
+			sg_lite_puts(b, "\\000");
 		else if (prefix)
 			escape_wide(b, s[i], quote);
 		else
-			escape_byte(b, (unsigned char)s[i], quote);
+			sg_escape_byte(b, (unsigned char)s[i], quote);
 		if (repeat) {
 			char tmp[48];
 			snprintf(tmp, sizeof(tmp), "' <repeats %zu times>", run);
-			lite_puts(b, tmp);
+			sg_lite_puts(b, tmp);
 		}
 		i += repeat ? run : 1;
 		first = false;
 	}
 	if (in_quote)
-		lite_putc(b, '"');
+		sg_lite_putc(b, '"');
 	if (tail) {
-		lite_puts(b, ", ");
+		sg_lite_puts(b, ", ");
 		put_incomplete(s + n, tail, b);
 	}
 	if (i < n || !complete)
-		lite_puts(b, "...");
+		sg_lite_puts(b, "...");
 }
 
 /* The C string at ADDR, as gdb shows it after a char pointer: up to
@@ -1045,10 +1045,10 @@ static void put_string_at(struct printer *p, uint64_t addr, struct sg_buf_lite *
 	char *s;
 	bool truncated;
 	struct sg_error *err = sg_target_read_string(p->t, addr, p->limit, &s, &truncated);
-	lite_putc(b, ' ');
+	sg_lite_putc(b, ' ');
 	if (err) {
-		char *e = fault_text(err);
-		lite_puts(b, e ? e : "<error>");
+		char *e = sg_fault_text(err);
+		sg_lite_puts(b, e ? e : "<error>");
 		free(e);
 		sg_error_destroy(err);
 		return;
@@ -1203,7 +1203,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				/* A base class: <ns::Base> = {...}, at its offset.  */
 				Dwarf_Die bt;
 				uint64_t off = 0;
-				if (!die_type(&m, &bt))
+				if (!sg_die_type(&m, &bt))
 					continue;
 				n.has_bases = true;
 				if (is_virtual_base(&m)) {
@@ -1246,7 +1246,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				struct sg_symbol sym;
 				struct sg_error *err = q ? sg_lookup_symbol(p->t, q, &sym) : &sg_not_found;
 				free(q);
-				if (!name || !die_type(&m, &mt)) {
+				if (!name || !sg_die_type(&m, &mt)) {
 					sg_error_destroy(err);
 					continue;
 				}
@@ -1270,7 +1270,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 					if (p->json)
 						sg_out_null(p->json, take_key(p));
 					else
-						lite_puts(b, "<optimized out>");
+						sg_lite_puts(b, "<optimized out>");
 				} else {
 					struct val sv = { .type = mt, .lvalue = true, .address = sym.address };
 					put_value(p, &sv, false, depth + 1, b);
@@ -1281,7 +1281,7 @@ static void put_aggregate(struct printer *p, Dwarf_Die *type, const struct val *
 				continue;
 			const char *name = dwarf_diename(&m);
 			Dwarf_Die mt;
-			if (!die_type(&m, &mt))
+			if (!sg_die_type(&m, &mt))
 				continue;
 			Dwarf_Word off = 0;
 			uint64_t bit_off = 0, bit_size = 0;
@@ -1370,7 +1370,7 @@ static void put_array(struct printer *p, Dwarf_Die *type, const struct val *v, i
 		      struct sg_buf_lite *b)
 {
 	Dwarf_Die elem;
-	if (!die_type(type, &elem)) {
+	if (!sg_die_type(type, &elem)) {
 		put_special(p, "error", "<error: array without element type>", b);
 		return;
 	}
@@ -1490,10 +1490,10 @@ static void put_more(struct printer *p, struct sg_buf_lite *b)
 	if (p->json)
 		return;
 	if (p->pretty) {
-		lite_putc(b, '\n');
+		sg_lite_putc(b, '\n');
 		put_indent(p, b);
 	}
-	lite_puts(b, "...");
+	sg_lite_puts(b, "...");
 }
 
 /* A reader's child; in a frame line, flat whatever its parent is.  */
@@ -1549,21 +1549,21 @@ static void put_summary_string(struct printer *p, const char *summary)
 	struct sg_buf_lite b = { 0 };
 	for (q++; *q && *q != '"'; q++) {
 		if (*q != '\\' || !q[1]) {
-			lite_putc(&b, *q);
+			sg_lite_putc(&b, *q);
 			continue;
 		}
 		static const char from[] = "abfnrtve\\\"'", to[] = "\a\b\f\n\r\t\v\033\\\"'";
 		const char *f = strchr(from, *++q);
 		if (f) {
-			lite_putc(&b, to[f - from]);
+			sg_lite_putc(&b, to[f - from]);
 		} else if (*q >= '0' && *q <= '7') {
 			unsigned v = 0;
 			for (int i = 0; i < 3 && *q >= '0' && *q <= '7'; i++)
 				v = v * 8 + (unsigned)(*q++ - '0');
 			q--;
-			lite_putc(&b, (char)v);
+			sg_lite_putc(&b, (char)v);
 		} else {
-			lite_putc(&b, *q);
+			sg_lite_putc(&b, *q);
 		}
 	}
 	sg_out_string_len(p->json, take_key(p), b.s ? b.s : "", b.len);
@@ -1577,7 +1577,7 @@ static void put_reader_string(struct printer *p, const struct sg_reader_ops *ops
 	char *bytes;
 	size_t len;
 	if (ops->bytes && ops->hint == SG_HINT_STRING) {
-		struct sg_error *err = ops->bytes(p->sh->session, value, p->limit, &bytes, &len, arg);
+		struct sg_error *err = ops->bytes(p->s, value, p->limit, &bytes, &len, arg);
 		if (err) {
 			put_error(p, err, NULL);
 			return;
@@ -1621,7 +1621,7 @@ static bool indexed_children(struct printer *p, const struct sg_reader_ops *ops,
 			     struct sg_value *value)
 {
 	size_t n = 0;
-	struct sg_error *err = ops->children(p->sh->session, value, p->limit + 1, check_index, &n,
+	struct sg_error *err = ops->children(p->s, value, p->limit + 1, check_index, &n,
 					     arg);
 	sg_error_destroy(err);
 	return n != SIZE_MAX;
@@ -1633,7 +1633,7 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 {
 	const struct sg_reader_ops *ops = entry->ops;
 	char *summary = NULL;
-	struct sg_error *err = ops->summary ? ops->summary(p->sh->session, value, &summary, entry->arg)
+	struct sg_error *err = ops->summary ? ops->summary(p->s, value, &summary, entry->arg)
 					    : NULL;
 	if (err) {
 		put_error(p, err, b);
@@ -1642,18 +1642,18 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 	bool kids = ops->children && ops->hint != SG_HINT_STRING;
 	size_t summary_len = summary ? strlen(summary) : 0;
 	if (summary && !p->json)
-		lite_puts(b, summary);
+		sg_lite_puts(b, summary);
 	else if (p->json && !kids)
 		put_reader_string(p, ops, entry->arg, value, summary);
 	free(summary);
 	if (kids && p->summary) {
 		/* gdb's summary mode: "{...}" for children, if any.  */
 		size_t n = 0;
-		err = ops->children(p->sh->session, value, 1, count_child, &n, entry->arg);
+		err = ops->children(p->s, value, 1, count_child, &n, entry->arg);
 		if (err)
 			put_error(p, err, b);
 		else if (n)
-			lite_puts(b, summary_len ? " = {...}" : "{...}");
+			sg_lite_puts(b, summary_len ? " = {...}" : "{...}");
 		return;
 	}
 	if (kids) {
@@ -1673,7 +1673,7 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 		}
 		nest_open(p, &c.nest, named ? NEST_STRUCT
 				      : ops->hint == SG_HINT_MAP ? NEST_MAP : NEST_ARRAY, &kb);
-		err = ops->children(p->sh->session, value, p->limit + 1, print_child, &c, entry->arg);
+		err = ops->children(p->s, value, p->limit + 1, print_child, &c, entry->arg);
 		if (c.map && c.n % 2 && p->json) {
 			/* A key without its value (print elements, an error).  */
 			sg_out_null(p->json, "value");
@@ -1692,11 +1692,11 @@ static void put_reader_value(struct printer *p, const struct sg_registry_entry *
 		/* Without a summary gdb prints the children alone.  */
 		const char *eq = summary_len ? " = " : "";
 		if (err) {
-			lite_puts(b, eq);
+			sg_lite_puts(b, eq);
 			put_error(p, err, b);
 		} else if ((c.n || !summary_len) && !p->json) {
-			lite_puts(b, eq);
-			lite_puts(b, kb.s);
+			sg_lite_puts(b, eq);
+			sg_lite_puts(b, kb.s);
 		}
 		free(kb.s);
 	}
@@ -1713,7 +1713,7 @@ static bool put_referent(struct printer *p, const struct sg_registry_entry *entr
 	if (entry->abi_minor < 3 || !ops->deref || ops->children)
 		return false;
 	struct sg_value *r;
-	struct sg_error *err = ops->deref(p->sh->session, value, &r, entry->arg);
+	struct sg_error *err = ops->deref(p->s, value, &r, entry->arg);
 	if (err == &sg_not_found)
 		return false;
 	if (err) {
@@ -1796,7 +1796,7 @@ static bool put_with_reader_at(struct printer *p, Dwarf_Die *type, const struct 
 	if (sg_value_at(p->t, &v->type, address, &value))
 		return false;
 	if (!cached) {
-		entry = sg_reader_lookup(p->sh->session, value);
+		entry = sg_reader_lookup(p->s, value);
 		p->readers[p->nreaders++ % nslots].die = type->addr;
 		p->readers[(p->nreaders - 1) % nslots].entry = entry;
 	}
@@ -1809,13 +1809,13 @@ static bool put_with_reader_at(struct printer *p, Dwarf_Die *type, const struct 
 	}
 	/* Readers nest through print_child: count them, so that a value
 	   that contains itself ends in an error, not a stack overflow.  */
-	struct sg_error *err = sg_reader_enter(p->sh->session);
+	struct sg_error *err = sg_reader_enter(p->s);
 	if (err) {
 		put_error(p, err, b);
 	} else {
 		if (!put_referent(p, entry, value, depth, b))
 			put_reader_value(p, entry, value, depth, b);
-		sg_reader_leave(p->sh->session);
+		sg_reader_leave(p->s);
 	}
 	sg_value_destroy(value);
 	return true;
@@ -1938,9 +1938,9 @@ static void put_complex(struct printer *p, const unsigned char *raw, size_t half
 		return;
 	}
 	put_float(p, raw, half, b);
-	lite_puts(b, " + ");
+	sg_lite_puts(b, " + ");
 	put_float(p, raw + half, half, b);
-	lite_putc(b, 'i');
+	sg_lite_putc(b, 'i');
 }
 
 /* A 16-byte integer (little-endian RAW) in print's format.  JSON: a
@@ -1998,7 +1998,7 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 		return;
 	}
 	struct val target = { .lvalue = true, .address = addr };
-	bool typed = die_type(type, &target.type);
+	bool typed = sg_die_type(type, &target.type);
 	if (p->json) {
 		if (typed)
 			put_value(p, &target, false, depth + 1, b);
@@ -2017,20 +2017,20 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 	if (aggregate && !p->raw && put_with_reader(p, &st, &target, depth + 1, b))
 		return;
 	if (p->summary && (aggregate || ttag == DW_TAG_array_type)) {
-		lite_puts(b, "...");
+		sg_lite_puts(b, "...");
 		return;
 	}
 	char tmp[40];
 	if (top) {
-		char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
-		lite_putc(b, '(');
-		lite_puts(b, ts ? ts : "?");
-		lite_puts(b, ") ");
+		char *ts = sg_type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+		sg_lite_putc(b, '(');
+		sg_lite_puts(b, ts ? ts : "?");
+		sg_lite_puts(b, ") ");
 		free(ts);
 	}
 	if (depth == 0 && ttag == DW_TAG_unspecified_type) {
 		/* gdb reads std::nullptr_t as void.  */
-		lite_puts(b, "<error reading variable: " NO_VOID_VALUE ">");
+		sg_lite_puts(b, "<error reading variable: " NO_VOID_VALUE ">");
 		return;
 	}
 	uint64_t tsize = typed ? type_size(&st) : 0;
@@ -2045,15 +2045,15 @@ static void put_reference(struct printer *p, Dwarf_Die *type, const struct val *
 		snprintf(msg, sizeof(msg),
 			 "<error reading variable: Cannot access memory at address 0x%" PRIx64 ">",
 			 sg_error_address(rerr));
-		lite_puts(b, msg);
+		sg_lite_puts(b, msg);
 		sg_error_destroy(rerr);
 		return;
 	}
 	sg_error_destroy(rerr);
 	snprintf(tmp, sizeof(tmp), "@0x%" PRIx64, addr);
-	lite_puts(b, tmp);
+	sg_lite_puts(b, tmp);
 	if (depth == 0 && typed) {
-		lite_puts(b, ": ");
+		sg_lite_puts(b, ": ");
 		put_value(p, &target, false, depth + 1, b);
 	}
 }
@@ -2083,7 +2083,7 @@ static char *member_at(struct sg_target *t, Dwarf_Die *cls, uint64_t offset, int
 			free(q);
 			return ret;
 		}
-		if (tag == DW_TAG_inheritance && off <= offset && die_type(&m, &mt)) {
+		if (tag == DW_TAG_inheritance && off <= offset && sg_die_type(&m, &mt)) {
 			char *ret = member_at(t, &mt, offset - off, depth + 1);
 			if (ret)
 				return ret;
@@ -2119,7 +2119,7 @@ static char *virtual_method(struct sg_target *t, Dwarf_Die *cls, uint64_t index,
 			    ops[0].atom == DW_OP_constu && ops[0].number == index)
 				return cplus_function_name(&m, false);
 			if (pass == 1 && tag == DW_TAG_inheritance && !is_virtual_base(&m) &&
-			    die_type(&m, &bt) && dwarf_attr(&m, DW_AT_data_member_location, &a) &&
+			    sg_die_type(&m, &bt) && dwarf_attr(&m, DW_AT_data_member_location, &a) &&
 			    dwarf_formudata(&a, &off) == 0 && adj >= (int64_t)off &&
 			    adj < (int64_t)(off + type_size(&bt)))
 				return virtual_method(t, &bt, index, adj - (int64_t)off, depth + 1);
@@ -2135,7 +2135,7 @@ static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct 
 			       struct sg_buf_lite *b)
 {
 	Dwarf_Die target, st;
-	bool method = die_type(type, &target) && (sg_type_strip(&target, &st),
+	bool method = sg_die_type(type, &target) && (sg_type_strip(&target, &st),
 						   dwarf_tag(&st) == DW_TAG_subroutine_type);
 	uint64_t raw = 0;
 	struct sg_error *err = read_value(p->t, v, &raw, 8);
@@ -2176,30 +2176,30 @@ static void put_member_pointer(struct printer *p, Dwarf_Die *type, const struct 
 	Dwarf_Attribute a;
 	Dwarf_Die cls;
 	if (raw == 0 && adj == 0) {
-		lite_puts(b, "NULL");
+		sg_lite_puts(b, "NULL");
 	} else if (raw & 1) {
 		char *name = dwarf_attr(type, DW_AT_containing_type, &a) && dwarf_formref_die(&a, &cls)
 				     ? virtual_method(p->t, &cls, (raw - 1) / 8, adj, 0) : NULL;
 		if (name)
-			lite_puts(b, "&virtual ");
+			sg_lite_puts(b, "&virtual ");
 		else
 			snprintf(tmp, sizeof(tmp), "&virtual table offset %" PRIu64, raw - 1);
-		lite_puts(b, name ? name : tmp);
+		sg_lite_puts(b, name ? name : tmp);
 		free(name);
 		if (name)
 			return;
 	} else {
-		char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+		char *ts = sg_type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
 		snprintf(tmp, sizeof(tmp), ") 0x%" PRIx64, raw);
-		lite_putc(b, '(');
-		lite_puts(b, ts ? ts : "?");
-		lite_puts(b, tmp);
+		sg_lite_putc(b, '(');
+		sg_lite_puts(b, ts ? ts : "?");
+		sg_lite_puts(b, tmp);
 		free(ts);
 		put_symbol(p->t, raw, false, b);
 	}
 	if (adj) {
 		snprintf(tmp, sizeof(tmp), ", this adjustment %" PRId64, adj);
-		lite_puts(b, tmp);
+		sg_lite_puts(b, tmp);
 	}
 }
 
@@ -2235,7 +2235,7 @@ static int enum_base_signed(Dwarf_Die *full)
 	Dwarf_Die base;
 	Dwarf_Attribute a;
 	Dwarf_Word enc = 0;
-	if (!die_type(full, &base))
+	if (!sg_die_type(full, &base))
 		return -1;
 	strip(&base, &base);
 	if (dwarf_attr(&base, DW_AT_encoding, &a))
@@ -2248,7 +2248,7 @@ static int enum_base_signed(Dwarf_Die *full)
 static char *enumerator_prefix(Dwarf_Die *full, bool qualified)
 {
 	Dwarf_Attribute a;
-	char *q = qualified && is_cplus(full) ? qualified_name(full) : NULL, *ret;
+	char *q = qualified && sg_die_is_cplus(full) ? qualified_name(full) : NULL, *ret;
 	if (!q)
 		return strdup("");
 	if (dwarf_attr(full, DW_AT_enum_class, &a)) {
@@ -2296,10 +2296,10 @@ static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, 
 	char *prefix = enumerator_prefix(&full, qualified);
 	struct sg_buf_lite b = { 0 };
 	if (match) {
-		lite_puts(&b, prefix);
-		lite_puts(&b, match);
+		sg_lite_puts(&b, prefix);
+		sg_lite_puts(&b, match);
 	} else if (!(raw & mask)) {
-		lite_puts(&b, "0");
+		sg_lite_puts(&b, "0");
 	} else {
 		/* Each enumerator's bit once, in declaration order.  */
 		uint64_t rest = raw & mask;
@@ -2312,9 +2312,9 @@ static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, 
 			if (!enumerator_value(&e, mask, base_signed, &ev, &neg) || !(rest & ev))
 				continue;
 			rest &= ~ev;
-			lite_puts(&b, first ? "(" : " | ");
-			lite_puts(&b, prefix);
-			lite_puts(&b, en ? en : "?");
+			sg_lite_puts(&b, first ? "(" : " | ");
+			sg_lite_puts(&b, prefix);
+			sg_lite_puts(&b, en ? en : "?");
 			first = false;
 		}
 		char tmp[40];
@@ -2322,7 +2322,7 @@ static char *enum_text(struct sg_target *t, Dwarf_Die *enum_type, uint64_t raw, 
 			snprintf(tmp, sizeof(tmp), "%sunknown: 0x%" PRIx64 ")", first ? "(" : " | ", rest);
 		else
 			snprintf(tmp, sizeof(tmp), ")");
-		lite_puts(&b, tmp);
+		sg_lite_puts(&b, tmp);
 	}
 	free(prefix);
 	return b.s;
@@ -2373,7 +2373,7 @@ static bool bare_string_pointer(Dwarf_Die *target)
 	Dwarf_Die t = *target, next;
 	for (int i = 0; i < MAX_TYPE_DEPTH && (dwarf_tag(&t) == DW_TAG_const_type ||
 					       dwarf_tag(&t) == DW_TAG_volatile_type); i++)
-		if (!die_type(&t, &next))
+		if (!sg_die_type(&t, &next))
 			return false;
 		else
 			t = next;
@@ -2391,7 +2391,7 @@ static void put_pointed_string(struct printer *p, Dwarf_Die *target, uint64_t pt
 	if (!ptr)
 		return;
 	if (wide) {
-		lite_putc(b, ' ');
+		sg_lite_putc(b, ' ');
 		put_wide_string_at(p, ptr, wide, type_size(target), b);
 	} else if (is_char_type(target)) {
 		put_string_at(p, ptr, b);
@@ -2429,7 +2429,7 @@ static void put_hex(uint64_t v, struct sg_buf_lite *b)
 	while ((v >>= 4));
 	*--q = 'x';
 	*--q = '0';
-	lite_puts(b, q);
+	sg_lite_puts(b, q);
 }
 
 static void put_value(struct printer *p, const struct val *v, bool top, int depth,
@@ -2442,7 +2442,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			put_special(p, "error", depth > MAX_VALUE_DEPTH ? "<error: nested too deep>"
 								   : "<error: too many values>", b);
 		else
-			lite_puts(b, "...");
+			sg_lite_puts(b, "...");
 		return;
 	}
 	p->values++;
@@ -2474,13 +2474,13 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		    put_with_reader(p, &t, v, depth, b))
 			return;
 		if (p->summary)
-			lite_puts(b, "...");
+			sg_lite_puts(b, "...");
 		else
 			put_aggregate(p, &t, v, depth, b);
 		return;
 	case DW_TAG_array_type:
 		if (p->summary)
-			lite_puts(b, "...");
+			sg_lite_puts(b, "...");
 		else
 			put_array(p, &t, v, depth, b);
 		return;
@@ -2497,7 +2497,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		}
 		Dwarf_Die target;
 		struct base_info bi;
-		bool has_target = die_type(&t, &target);
+		bool has_target = sg_die_type(&t, &target);
 		bool base = has_target && (!p->fmt || p->fmt == 's') && base_info(&target, &bi);
 		const char *wide = base ? wide_info(&bi) : NULL;
 		bool chars = base && (char_info(&bi) || wide);
@@ -2524,10 +2524,10 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			return;
 		}
 		if (top && !(chars && bare_string_pointer(&target))) {
-			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
-			lite_putc(b, '(');
-			lite_puts(b, ts);
-			lite_puts(b, ") ");
+			char *ts = sg_type_string_lang((Dwarf_Die *)&v->type, "", p->cplus);
+			sg_lite_putc(b, '(');
+			sg_lite_puts(b, ts);
+			sg_lite_puts(b, ") ");
 			free(ts);
 		}
 		put_hex(ptr, b);
@@ -2546,14 +2546,14 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 	case DW_TAG_subroutine_type:
 		if (v->lvalue) {
 			/* A function a pointer led to: {int (int)} 0x... <twice>.  */
-			char *ts = type_string_lang((Dwarf_Die *)&v->type, "", p->cplus), tmp[40];
+			char *ts = sg_type_string_lang((Dwarf_Die *)&v->type, "", p->cplus), tmp[40];
 			snprintf(tmp, sizeof(tmp), "} 0x%" PRIx64, v->address);
 			if (p->json) {
 				sg_out_hex(p->json, take_key(p), v->address);
 			} else {
-				lite_putc(b, '{');
-				lite_puts(b, ts ? ts : "?");
-				lite_puts(b, tmp);
+				sg_lite_putc(b, '{');
+				sg_lite_puts(b, ts ? ts : "?");
+				sg_lite_puts(b, tmp);
 				put_symbol(p->t, v->address, false, b);
 			}
 			free(ts);
@@ -2629,7 +2629,7 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 			if (p->json)
 				sg_out_bool(p->json, take_key(p), raw[0]);
 			else
-				lite_puts(b, raw[0] ? "true" : "false");
+				sg_lite_puts(b, raw[0] ? "true" : "false");
 			return;
 		}
 		if (p->fmt == 'f' && (size == 4 || size == 8)) {
@@ -2646,14 +2646,14 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 		if (wide && !p->fmt && !p->json) {
 			/* 120 L'x' */
 			put_int(p, u, size, is_signed, false, b);
-			lite_puts(b, " ");
-			lite_puts(b, wide);
-			lite_putc(b, '\'');
+			sg_lite_puts(b, " ");
+			sg_lite_puts(b, wide);
+			sg_lite_putc(b, '\'');
 			if (u == 0)
-				lite_puts(b, "\\000");
+				sg_lite_puts(b, "\\000");
 			else
 				escape_wide(b, (uint32_t)u, '\'');
-			lite_putc(b, '\'');
+			sg_lite_putc(b, '\'');
 			return;
 		}
 		put_int(p, u, size, is_signed, base && char_info(&bi), b);
@@ -2678,23 +2678,28 @@ static void put_value(struct printer *p, const struct val *v, bool top, int dept
 
 /* gdb spells types in the selected frame's language: C++ when the
    frame's compilation unit is C++; C without a thread, frame or DWARF.  */
-bool frame_cplus(struct sg_session *s)
+const struct sg_frame *selected_frame(struct sg_session *s)
 {
 	struct sg_stack *st;
 	if (!sg_session_thread(s))
-		return false;
+		return NULL;
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err) {
 		sg_error_destroy(err);
-		return false;
+		return NULL;
 	}
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	return sg_stack_frame(st, sg_session_frame(s));
+}
+
+bool sg_frame_cplus(struct sg_session *s)
+{
+	const struct sg_frame *f = selected_frame(s);
 	return f && f->scopes && f->scope_fn >= 0 && f->scope_fn < f->nscopes &&
-	       is_cplus((Dwarf_Die *)&f->scopes[f->scope_fn]);
+	       sg_die_is_cplus((Dwarf_Die *)&f->scopes[f->scope_fn]);
 }
 
 /* The declared type of X as text ("struct point *" for &g_pt).  */
-char *xval_type(struct xval *x, bool cplus)
+char *sg_xval_type(struct xval *x, bool cplus)
 {
 	if (x->is_void)
 		return strdup("void");
@@ -2703,7 +2708,7 @@ char *xval_type(struct xval *x, bool cplus)
 	if (x->type_name)
 		return strdup(x->type_name);
 	if (x->repeat) {
-		char *elem = type_string_lang(&x->v.type, "", cplus), *ret;
+		char *elem = sg_type_string_lang(&x->v.type, "", cplus), *ret;
 		size_t n = elem ? strlen(elem) : 0;
 		if (asprintf(&ret, "%s%s[%" PRIu64 "]", elem ? elem : "?",
 			     n && elem[n - 1] == '*' ? "" : " ", x->repeat) < 0)
@@ -2726,7 +2731,7 @@ char *xval_type(struct xval *x, bool cplus)
 		stars[0] = '(';
 		strcat(stars, ")");
 	}
-	return type_string_lang(x->void_base ? NULL : &x->v.type, stars, cplus);
+	return sg_type_string_lang(x->void_base ? NULL : &x->v.type, stars, cplus);
 }
 
 /* A value that cannot be read at all is an error, as in gdb, not a
@@ -2753,19 +2758,19 @@ static struct sg_error *probe_value(struct sg_target *t, struct xval *x)
 	return err;
 }
 
-static void printer_init(struct printer *p, struct shell *sh, struct sg_target *t, char fmt, bool raw,
+static void printer_init(struct printer *p, struct sg_session *s, struct sg_target *t, char fmt, bool raw,
 			 bool cplus)
 {
-	*p = (struct printer){ .sh = sh, .t = t, .fmt = fmt, .raw = raw };
-	uint64_t limit = sg_setting_uint(sh->session, "print elements", 200);
+	*p = (struct printer){ .s = s, .t = t, .fmt = fmt, .raw = raw };
+	uint64_t limit = sg_setting_uint(s, "print elements", 200);
 	p->limit = limit == 0 || limit > MAX_VALUES ? MAX_VALUES : limit;
-	p->pretty = sg_setting_uint(sh->session, "print pretty", 0) != 0;
+	p->pretty = sg_setting_uint(s, "print pretty", 0) != 0;
 	p->cplus = cplus;
 }
 
 /* TOP: a value printed by itself, whose pointers show their type, as in
    print; info locals shows them bare.  */
-struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
+struct sg_error *sg_format_xval(struct sg_session *s, struct sg_target *t, struct xval *x, char fmt,
 			      bool raw, bool cplus, bool top, char **ret)
 {
 	if (x->is_void) {
@@ -2773,7 +2778,7 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 		return *ret ? NULL : &sg_enomem;
 	}
 	struct printer p;
-	printer_init(&p, sh, t, fmt, raw, cplus);
+	printer_init(&p, s, t, fmt, raw, cplus);
 	struct sg_buf_lite b = { 0 };
 	if (x->ptr_depth && fmt && fmt != 's' && fmt != 'a') {
 		if (fmt == 'f')
@@ -2790,14 +2795,14 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 			    (!fmt || fmt == 's') &&
 			    (is_char_type(&x->v.type) || wide_prefix(&x->v.type));
 		if ((!fmt || fmt == 's') && !(text && bare_string_pointer(&x->v.type))) {
-			char *ts = xval_type(x, p.cplus);
-			lite_putc(&b, '(');
-			lite_puts(&b, ts);
-			lite_puts(&b, ") ");
+			char *ts = sg_xval_type(x, p.cplus);
+			sg_lite_putc(&b, '(');
+			sg_lite_puts(&b, ts);
+			sg_lite_puts(&b, ") ");
 			free(ts);
 		}
 		snprintf(tmp, sizeof(tmp), "0x%" PRIx64, x->v.bits);
-		lite_puts(&b, tmp);
+		sg_lite_puts(&b, tmp);
 		if (!fmt || fmt == 'a' || fmt == 's')
 			put_symbol(t, x->v.bits, fmt == 'a', &b);
 		if (text)
@@ -2815,11 +2820,11 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 				return err;
 			put_int(&p, code, 1, false, false, &b);
 		} else {
-			char *ts = type_string_lang(&x->v.type, "", p.cplus), tmp[40];
-			lite_putc(&b, '{');
-			lite_puts(&b, ts ? ts : "?");
+			char *ts = sg_type_string_lang(&x->v.type, "", p.cplus), tmp[40];
+			sg_lite_putc(&b, '{');
+			sg_lite_puts(&b, ts ? ts : "?");
 			snprintf(tmp, sizeof(tmp), "} 0x%" PRIx64, x->v.address);
-			lite_puts(&b, tmp);
+			sg_lite_puts(&b, tmp);
 			free(ts);
 			put_symbol(t, x->v.address, false, &b);
 		}
@@ -2828,7 +2833,7 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 	}
 	if (x->reg == REG_EFLAGS && (!fmt || fmt == 's')) {
 		char flags[128];
-		shell_eflags_text(x->v.bits, flags, sizeof(flags));
+		sg_eflags_text(x->v.bits, flags, sizeof(flags));
 		*ret = strdup(flags);
 		return *ret ? NULL : &sg_enomem;
 	}
@@ -2846,16 +2851,12 @@ struct sg_error *format_value(struct shell *sh, struct sg_target *t, struct xval
 /* X as a frame line shows an argument: on one line whatever "print
    pretty" says, and with SUMMARY (gdb's "print frame-arguments scalars")
    scalars in full, a value with a typed reader as its summary and
-   "{...}", other aggregates (and references to them) as "...".  Declared
-   here and in locals.c until shell/data.h (owned by another change)
-   declares it.  */
-struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
-				  bool summary, char **ret);
-struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
+   "{...}", other aggregates (and references to them) as "...".  */
+struct sg_error *sg_format_frame_arg(struct sg_session *s, struct sg_target *t, struct xval *x, bool cplus,
 				  bool summary, char **ret)
 {
 	struct printer p;
-	printer_init(&p, sh, t, 0, false, cplus);
+	printer_init(&p, s, t, 0, false, cplus);
 	p.summary = summary;
 	p.frame_pretty = p.pretty;
 	p.pretty = false;
@@ -2870,7 +2871,7 @@ struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct 
 
 /* X as the JSON member KEY of OUT: structs are objects, arrays and
    sequences arrays, maps arrays of {"key","value"}, strings strings.  */
-void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt, bool raw,
+void sg_json_xval(struct sg_session *s, struct sg_target *t, struct xval *x, char fmt, bool raw,
 		bool cplus, struct sg_out *out, const char *key)
 {
 	if (x->is_void) {
@@ -2878,7 +2879,7 @@ void json_value(struct shell *sh, struct sg_target *t, struct xval *x, char fmt,
 		return;
 	}
 	struct printer p;
-	printer_init(&p, sh, t, fmt, raw, cplus);
+	printer_init(&p, s, t, fmt, raw, cplus);
 	p.json = out;
 	p.key = key;
 	if (x->ptr_depth || x->function) {

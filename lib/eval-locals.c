@@ -2,7 +2,9 @@
    variables, located through DWARF with the frame's registers, CFA and
    frame base.  */
 #include <config.h>
-#include "data.h"
+#include "eval.h"
+
+#include <spyglass/eval.h>
 
 #include <ctype.h>
 #include <dwarf.h>
@@ -10,12 +12,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* valprint.c: X as a frame line shows it (SUMMARY: "print
-   frame-arguments scalars").  Here until shell/data.h, which another
-   change owns, declares it.  */
-struct sg_error *format_frame_arg(struct shell *sh, struct sg_target *t, struct xval *x, bool cplus,
-				  bool summary, char **ret);
 
 /* The selected frame, whose variables the library locates
    (sg_stack_locate).  */
@@ -225,12 +221,12 @@ static struct sg_error *locate(struct frame_ctx *fc, Dwarf_Die *var, struct val 
 	return locate_ops(fc, ops, nops, ret);
 }
 
-static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, const char *indent,
+static void print_var(struct sg_session *s, struct frame_ctx *fc, Dwarf_Die *var, const char *indent,
 		      struct sg_out *out)
 {
 	const char *name = dwarf_diename(var);
 	Dwarf_Die type;
-	if (!name || !die_type(var, &type))
+	if (!name || !sg_die_type(var, &type))
 		return;
 	struct val v = { .type = type };
 	struct sg_error *err = locate(fc, var, &v);
@@ -241,9 +237,9 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		sg_error_destroy(err);
 		text = strdup("<optimized out>");
 	} else {
-		err = format_value(sh, fc->t, &x, 0, false, fc->cplus, false, &text);
+		err = sg_format_xval(s, fc->t, &x, 0, false, fc->cplus, false, &text);
 		if (err) {
-			text = fault_text(err);
+			text = sg_fault_text(err);
 			sg_error_destroy(err);
 		}
 	}
@@ -256,7 +252,7 @@ static void print_var(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *var, co
 		if (optimized_out)
 			sg_out_null(out, "value");
 		else
-			json_value(sh, fc->t, &x, 0, false, fc->cplus, out, "value");
+			sg_json_xval(s, fc->t, &x, 0, false, fc->cplus, out, "value");
 		sg_out_string(out, "text", text);
 		sg_out_object_end(out);
 	}
@@ -300,7 +296,7 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 	fs->chain = (Dwarf_Die *)f->scopes;
 	fs->m = f->nscopes;
 	fs->fn = f->scope_fn;
-	fc->cplus = is_cplus(&fs->chain[fs->fn]);
+	fc->cplus = sg_die_is_cplus(&fs->chain[fs->fn]);
 	fs->first = f->scope_first;
 	fc->bias = f->dwarf_bias;
 	/* Locations are evaluated by the library (sg_stack_locate), with
@@ -308,7 +304,7 @@ static struct sg_error *frame_scope_at(struct sg_target *t, const struct sg_stac
 	return NULL;
 }
 
-static struct sg_error *frame_scope_open(struct sg_session *s, struct shell *sh,
+static struct sg_error *frame_scope_open(struct sg_session *s,
 				       struct frame_scope *fs)
 {
 	struct sg_stack *st;
@@ -653,7 +649,7 @@ static void scope_symbols(struct sg_target *t, Dwarf_Die *scope, struct scope_sy
 	collect_scope(scope, out);
 	int tag = dwarf_tag(scope);
 	if (tag == DW_TAG_lexical_block || tag == DW_TAG_try_block || tag == DW_TAG_catch_block)
-		hash_order(out, is_cplus(scope));
+		hash_order(out, sg_die_is_cplus(scope));
 	if (t && (c = syms_cache_room(t))) {
 		sl = syms_slot(c, scope->addr, SYMS_PC);
 		*sl = (struct syms_slot){ scope->addr, SYMS_PC, out->v, out->n };
@@ -760,7 +756,7 @@ static struct sg_error *global_constant(struct sg_session *s, const char *name,
 	struct sg_symbol sym;
 	memset(&v, 0, sizeof(v));
 	struct sg_target *t = sg_session_target(s);
-	if (sg_lookup_constant(t, name, &var) || !die_type(&var, &v.type))
+	if (sg_lookup_constant(t, name, &var) || !sg_die_type(&var, &v.type))
 		return err;
 	if (!dwarf_attr_integrate(&var, DW_AT_const_value, &a)) {
 		/* Optimized away, value and all (clang -O1), unless the
@@ -805,7 +801,7 @@ static struct sg_error *function_constant(Dwarf_Die *scope, const char *name, in
 		    !dwarf_attr_integrate(&child, DW_AT_const_value, &a))
 			continue;
 		memset(ret, 0, sizeof(*ret));
-		if (die_type(&child, &ret->type) && !const_value(&child, &a, ret))
+		if (sg_die_type(&child, &ret->type) && !const_value(&child, &a, ret))
 			return NULL;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return &sg_not_found;
@@ -815,11 +811,11 @@ static struct sg_error *function_constant(Dwarf_Die *scope, const char *name, in
    innermost block first, then among its constants gdb makes globals and
    the globals folded into constants.
    &sg_not_found if it is none of them.  */
-struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const char *name,
+struct sg_error *frame_variable(struct sg_session *s, const char *name,
 				     struct val *ret)
 {
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_open(s, sh, &fs);
+	struct sg_error *err = frame_scope_open(s, &fs);
 	if (err)
 		return global_constant(s, name, err, ret);
 	err = &sg_not_found;
@@ -834,7 +830,7 @@ struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const ch
 				continue;
 			struct val v;
 			memset(&v, 0, sizeof(v));
-			if (!die_type(d, &v.type))
+			if (!sg_die_type(d, &v.type))
 				continue;
 			struct sg_error *loc = locate(&fs.fc, d, &v);
 			if (loc) {
@@ -858,7 +854,7 @@ struct sg_error *frame_variable(struct sg_session *s, struct shell *sh, const ch
 /* Print the variables (or, with ARGS, the parameters) of a frame's
    function and, for locals, of the blocks around its pc, innermost first,
    as gdb does.  */
-static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, const char *indent,
+static void scope_vars(struct sg_session *s, struct frame_scope *fs, bool args, const char *indent,
 		       struct sg_out *out)
 {
 	size_t count = 0;
@@ -874,7 +870,7 @@ static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, cons
 			if (kind == SYM_LABEL)
 				print_optimized_out(dwarf_diename(&syms.v[k]), indent, out);
 			else
-				print_var(sh, &fs->fc, &syms.v[k], indent, out);
+				print_var(s, &fs->fc, &syms.v[k], indent, out);
 			count++;
 		}
 		syms_release(&syms);
@@ -883,6 +879,59 @@ static void scope_vars(struct shell *sh, struct frame_scope *fs, bool args, cons
 	/* gdb writes these unindented, even under "bt full".  */
 	if (!count)
 		sg_out_printf(out, "%s\n", args ? "No arguments." : "No locals.");
+}
+
+/* CB with variable VAR of a frame (LABEL: a label, which has no value):
+   its value, NULL when optimized out; *STOP when CB says so.  Variables
+   without a name or type are skipped, as print_var does.  */
+static struct sg_error *report_var(struct frame_ctx *fc, Dwarf_Die *var, bool label,
+				   sg_frame_variable_cb *cb, void *arg, bool *stop)
+{
+	const char *name = dwarf_diename(var);
+	Dwarf_Die type;
+	if (!name || (!label && !sg_die_type(var, &type)))
+		return NULL;
+	struct sg_value *value = NULL;
+	struct val v = { .lvalue = false };
+	struct sg_error *err = &sg_not_found;
+	if (!label) {
+		v.type = type;
+		err = locate(fc, var, &v);
+	}
+	if (err) {
+		sg_error_destroy(err);	/* <optimized out> */
+	} else {
+		struct xval x = { .v = v };
+		if ((err = value_from_xval(fc->t, &x, &value)))
+			return err;
+	}
+	*stop = cb(name, value, arg) != SG_CB_OK;
+	sg_value_destroy(value);
+	val_bytes_release();
+	return NULL;
+}
+
+struct sg_error *sg_frame_variables(struct sg_session *s, bool args, sg_frame_variable_cb *cb,
+				    void *arg)
+{
+	struct sg_stack *st;
+	struct sg_error *err = sg_session_stack(s, &st);
+	struct frame_scope fs;
+	if (err || (err = frame_scope_at(sg_session_target(s), st, sg_session_frame(s), &fs)))
+		return err;
+	bool stop = false;
+	for (int i = args ? fs.fn : fs.first + 1; i <= fs.fn && !err && !stop; i++) {
+		struct scope_syms syms;
+		scope_symbols(fs.fc.t, &fs.chain[i], &syms);
+		for (size_t k = 0; k < syms.n && !err && !stop; k++) {
+			enum sym_kind kind = sym_kind(&syms.v[k]);
+			if (kind != SYM_NONE && (kind == SYM_ARG) == args)
+				err = report_var(&fs.fc, &syms.v[k], kind == SYM_LABEL, cb, arg, &stop);
+		}
+		syms_release(&syms);
+	}
+	frame_scope_close(&fs);
+	return err;
 }
 
 /* lib/dwlookup.c; here until a header another change owns declares it.  */
@@ -964,7 +1013,7 @@ static bool enumerator_type(Dwarf_Die *cu, Dwarf_Die *enumerator, Dwarf_Die *ret
 }
 
 /* NAME = VALUE of a unit's enumerator, as its enumeration prints it.  */
-static void print_enumerator(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *cu,
+static void print_enumerator(struct sg_session *s, struct frame_ctx *fc, Dwarf_Die *cu,
 			     Dwarf_Die *enumerator, const char *indent, struct sg_out *out)
 {
 	struct xval x;
@@ -974,9 +1023,9 @@ static void print_enumerator(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *
 	if (!enumerator_type(cu, enumerator, &x.v.type) ||
 	    !dwarf_attr(enumerator, DW_AT_const_value, &a) || const_value(enumerator, &a, &x.v))
 		return;
-	struct sg_error *err = format_value(sh, fc->t, &x, 0, false, fc->cplus, false, &text);
+	struct sg_error *err = sg_format_xval(s, fc->t, &x, 0, false, fc->cplus, false, &text);
 	if (err) {
-		text = fault_text(err);
+		text = sg_fault_text(err);
 		sg_error_destroy(err);
 	}
 	const char *name = dwarf_diename(enumerator);
@@ -984,7 +1033,7 @@ static void print_enumerator(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *
 	if (sg_out_json(out)) {
 		sg_out_object_begin(out, NULL);
 		sg_out_string(out, "name", name);
-		json_value(sh, fc->t, &x, 0, false, fc->cplus, out, "value");
+		sg_json_xval(s, fc->t, &x, 0, false, fc->cplus, out, "value");
 		sg_out_string(out, "text", text);
 		sg_out_object_end(out);
 	}
@@ -997,17 +1046,17 @@ static void print_enumerator(struct shell *sh, struct frame_ctx *fc, Dwarf_Die *
    file-scope variables, the static block's then the global block's, or
    says "No locals.".  false when no unit covers the pc (then gdb has no
    symbol table there).  */
-static bool unit_vars(struct shell *sh, const struct sg_stack *st, size_t level,
+static bool unit_vars(struct sg_session *s, const struct sg_stack *st, size_t level,
 		      const char *indent, struct sg_out *out)
 {
-	struct frame_ctx fc = { .t = sg_session_target(sh->session), .st = st, .level = level };
+	struct frame_ctx fc = { .t = sg_session_target(s), .st = st, .level = level };
 	fc.f = sg_stack_frame(st, level);
 	/* gdb looks a trampoline's or an interrupted frame's pc up as is.  */
 	fc.lookup = fc.f->activation || fc.f->signal_trampoline ? fc.f->pc : fc.f->pc - 1;
 	Dwarf_Die *cu = sg_lookup_unit_at(fc.t, fc.f->module, fc.lookup, &fc.bias);
 	if (!cu)
 		return false;
-	fc.cplus = is_cplus(cu);
+	fc.cplus = sg_die_is_cplus(cu);
 	size_t count = 0;
 	sg_out_array_begin(out, "locals");
 	for (int global = 0; global < 2; global++) {
@@ -1015,9 +1064,9 @@ static bool unit_vars(struct shell *sh, const struct sg_stack *st, size_t level,
 		unit_symbols(cu, fc.cplus, global, &syms);
 		for (size_t k = 0; k < syms.n; k++)
 			if (dwarf_tag(&syms.v[k]) == DW_TAG_enumerator)
-				print_enumerator(sh, &fc, cu, &syms.v[k], indent, out);
+				print_enumerator(s, &fc, cu, &syms.v[k], indent, out);
 			else
-				print_var(sh, &fc, &syms.v[k], indent, out);
+				print_var(s, &fc, &syms.v[k], indent, out);
 		count += syms.n;
 		free(syms.v);
 	}
@@ -1027,8 +1076,7 @@ static bool unit_vars(struct shell *sh, const struct sg_stack *st, size_t level,
 	return true;
 }
 
-static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struct sg_out *out,
-				   bool args)
+struct sg_error *sg_frame_vars(struct sg_session *s, struct sg_out *out, bool args)
 {
 	struct sg_stack *st;
 	struct sg_error *err = sg_session_stack(s, &st);
@@ -1036,22 +1084,22 @@ static struct sg_error *frame_vars(struct sg_session *s, struct shell *sh, struc
 		return err;
 	struct frame_scope fs;
 	err = frame_scope_at(sg_session_target(s), st, sg_session_frame(s), &fs);
-	if (err && !args && unit_vars(sh, st, sg_session_frame(s), "", out)) {
+	if (err && !args && unit_vars(s, st, sg_session_frame(s), "", out)) {
 		sg_error_destroy(err);
 		return NULL;
 	}
 	if (err)
 		return err;
-	scope_vars(sh, &fs, args, "", out);
+	scope_vars(s, &fs, args, "", out);
 	frame_scope_close(&fs);
 	return NULL;
 }
 
-void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t level, struct sg_out *out)
+void sg_frame_locals_print(struct sg_session *s, const struct sg_stack *st, size_t level, struct sg_out *out)
 {
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
-	if (err && unit_vars(sh, st, level, "        ", out)) {
+	struct sg_error *err = frame_scope_at(sg_session_target(s), st, level, &fs);
+	if (err && unit_vars(s, st, level, "        ", out)) {
 		sg_error_destroy(err);
 		return;
 	}
@@ -1061,7 +1109,7 @@ void shell_frame_locals(struct shell *sh, const struct sg_stack *st, size_t leve
 		sg_error_destroy(err);
 		return;
 	}
-	scope_vars(sh, &fs, false, "        ", out);
+	scope_vars(s, &fs, false, "        ", out);
 	frame_scope_close(&fs);
 }
 
@@ -1113,7 +1161,7 @@ static bool is_aggregate_arg(Dwarf_Die *type)
 	strip(type, &st);
 	int tag = dwarf_tag(&st);
 	if ((tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type) &&
-	    die_type(&st, &referred)) {
+	    sg_die_type(&st, &referred)) {
 		strip(&referred, &st);
 		tag = dwarf_tag(&st);
 	}
@@ -1141,7 +1189,7 @@ static void arg_descs_collect(struct frame_scope *fs, struct arg_desc **v, size_
 	for (size_t k = 0; k < syms.n; k++) {
 		Dwarf_Die child = syms.v[k];
 		Dwarf_Die type;
-		if (sym_kind(&child) != SYM_ARG || !die_type(&child, &type))
+		if (sym_kind(&child) != SYM_ARG || !sg_die_type(&child, &type))
 			continue;
 		struct arg_desc *d = sg_array_push(v, n, cap, sizeof(*d));
 		if (!d)
@@ -1186,7 +1234,7 @@ static struct arg_desc *arg_descs(struct frame_scope *fs, size_t *n, bool *own)
 	return v;
 }
 
-char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level)
+char *sg_frame_args_text(struct sg_session *s, const struct sg_stack *st, size_t level)
 {
 	/* Most frames of a big backtrace have no debug information: no
 	   error to make and drop for them.  */
@@ -1194,9 +1242,9 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 	if (!f->scopes || f->scope_fn < 0 || f->signal_trampoline)
 		return NULL;
 	/* gdb's "set print frame-arguments": scalars (0), all, none, presence. */
-	uint64_t mode = sg_setting_uint(sh->session, "print frame-arguments", 0);
+	uint64_t mode = sg_setting_uint(s, "print frame-arguments", 0);
 	struct frame_scope fs;
-	struct sg_error *err = frame_scope_at(sg_session_target(sh->session), st, level, &fs);
+	struct sg_error *err = frame_scope_at(sg_session_target(s), st, level, &fs);
 	if (err) {
 		sg_error_destroy(err);
 		return NULL;
@@ -1212,19 +1260,19 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 		Dwarf_Die type = d->type;
 		if (mode == 3) {	/* presence: "..." for all of them */
 			if (!any)
-				lite_puts(&b, "...");
+				sg_lite_puts(&b, "...");
 			any = true;
 			continue;
 		}
-		lite_puts(&b, any ? ", " : "");
+		sg_lite_puts(&b, any ? ", " : "");
 		any = true;
 		if (mode == 2) {	/* none: names only */
-			lite_puts(&b, name);
-			lite_puts(&b, "=...");
+			sg_lite_puts(&b, name);
+			sg_lite_puts(&b, "=...");
 			continue;
 		}
-		lite_puts(&b, name);
-		lite_putc(&b, '=');
+		sg_lite_puts(&b, name);
+		sg_lite_putc(&b, '=');
 		struct val v = { .type = type }, ev = { .type = type };
 		char *text = NULL;
 		if (d->const_attr.code)
@@ -1241,13 +1289,13 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 			err = NULL;
 			v = ev;
 		} else if (entry && same_scalar(fs.fc.t, &type, &v, &ev)) {
-			lite_puts(&b, name);
-			lite_puts(&b, "@entry=");
+			sg_lite_puts(&b, name);
+			sg_lite_puts(&b, "@entry=");
 		}
 		if (!err && v.entry_value) {
 			/* gdb: the value is the one passed at entry.  */
-			lite_puts(&b, name);
-			lite_puts(&b, "@entry=");
+			sg_lite_puts(&b, name);
+			sg_lite_puts(&b, "@entry=");
 		}
 		if (err) {
 			/* gdb: "..." for an aggregate even then.  */
@@ -1256,13 +1304,13 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 									    : "<optimized out>");
 		} else {
 			struct xval x = { .v = v };
-			if ((err = format_frame_arg(sh, fs.fc.t, &x, fs.fc.cplus, mode == 0,
+			if ((err = sg_format_frame_arg(s, fs.fc.t, &x, fs.fc.cplus, mode == 0,
 						    &text))) {
-				text = fault_text(err);
+				text = sg_fault_text(err);
 				sg_error_destroy(err);
 			}
 		}
-		lite_puts(&b, text ? text : "?");
+		sg_lite_puts(&b, text ? text : "?");
 		free(text);
 		val_bytes_release();
 	}
@@ -1270,33 +1318,4 @@ char *shell_frame_args(struct shell *sh, const struct sg_stack *st, size_t level
 		free(args);
 	frame_scope_close(&fs);
 	return b.s ? b.s : strdup("");
-}
-
-static struct sg_error *cmd_info_locals(struct sg_session *s, const char *args, struct sg_out *out,
-					void *arg)
-{
-	return frame_vars(s, arg, out, false);
-}
-
-static struct sg_error *cmd_info_args(struct sg_session *s, const char *args, struct sg_out *out,
-				      void *arg)
-{
-	return frame_vars(s, arg, out, true);
-}
-
-static const struct sg_command frame_var_cmds[] = {
-	{ .name = "info locals", .synopsis = "info locals",
-	  .summary = "Print the selected frame's local variables",
-	  .details = "Innermost block first, as gdb.  Variables whose location needs DWARF\n"
-		     "pieces or entry values print <optimized out> for now.",
-	  .handler = cmd_info_locals, .flags = SG_CMD_NEEDS_TARGET },
-	{ .name = "info args", .synopsis = "info args",
-	  .summary = "Print the selected frame's arguments",
-	  .handler = cmd_info_args, .flags = SG_CMD_NEEDS_TARGET },
-};
-
-struct sg_error *shell_register_frame_var_commands(struct shell *sh)
-{
-	return shell_register_table(sh, frame_var_cmds,
-				    sizeof(frame_var_cmds) / sizeof(frame_var_cmds[0]));
 }
