@@ -9,6 +9,7 @@
    declaration's scopes.  */
 #include <config.h>
 #include "lookup.h"
+#include "eval.h"
 
 #include <dwarf.h>
 #include <gelf.h>
@@ -489,10 +490,118 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-struct sg_error *sg_lookup_symbols(struct sg_target *target, enum sg_lookup_kind kind,
-				   const regex_t *re, bool minsyms, struct sg_lookup *ret)
+/* ---- the text gdb prints ---- */
+
+/* TYPE without its typedefs (qualifiers kept), as gdb's check_typedef.  */
+static void through_typedefs(Dwarf_Die *type, Dwarf_Die *ret)
+{
+	*ret = *type;
+	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(ret) == DW_TAG_typedef; i++)
+		if (!sg_die_type(ret, ret))
+			break;
+}
+
+/* "(void)" at the end of S becomes "()": gdb lists a C++ function of no
+   parameters so, where its whatis says "(void)".  */
+static void cplus_empty_params(char *s)
+{
+	size_t n = strlen(s);
+	if (n >= 6 && !strcmp(s + n - 6, "(void)"))
+		strcpy(s + n - 5, ")");
+}
+
+/* "()" at the end of *S becomes "(void)" for a prototyped C function: a
+   concrete instance of an inlined one (its parameters are its own, in
+   its own order) has DW_AT_prototyped on the abstract origin.  */
+static void c_void_params(Dwarf_Die *fn, char **s)
+{
+	Dwarf_Attribute a;
+	bool prototyped = false;
+	size_t n = strlen(*s);
+	if (n < 2 || strcmp(*s + n - 2, "()") || !dwarf_attr_integrate(fn, DW_AT_prototyped, &a) ||
+	    dwarf_formflag(&a, &prototyped) != 0 || !prototyped)
+		return;
+	char *t;
+	if (asprintf(&t, "%.*s(void)", (int)(n - 2), *s) < 0)
+		return;
+	free(*s);
+	*s = t;
+}
+
+/* The line gdb prints for S, without "LINE:\t", new string.  */
+static char *declaration_text(const struct sg_lookup_sym *s, enum sg_lookup_kind kind)
+{
+	Dwarf_Die die = s->die, type;
+	bool typed = sg_die_type(&die, &type);
+	char *body = NULL, *out = NULL;
+	switch (kind) {
+	case SG_LOOKUP_FUNCTIONS:
+		if (s->assembler) {
+			/* gdb's type of a function it knows nothing of.  */
+			if (asprintf(&body, "void %s(void)", s->name) < 0)
+				body = NULL;
+		} else if (strchr(s->name, '(')) {
+			body = sg_type_string_lang(typed ? &type : NULL, s->name, s->cplus);
+		} else {
+			body = sg_type_string_lang(&die, s->name, s->cplus);
+			if (body && s->cplus)
+				cplus_empty_params(body);
+			else if (body)
+				c_void_params(&die, &body);
+		}
+		break;
+	case SG_LOOKUP_VARIABLES:
+		body = sg_type_string_lang(typed ? &type : NULL, s->name, s->cplus);
+		break;
+	case SG_LOOKUP_TYPES: {
+		int tag = dwarf_tag(&die);
+		if (tag == DW_TAG_typedef) {
+			Dwarf_Die target;
+			char *t = NULL;
+			if (typed)
+				through_typedefs(&type, &target);
+			t = sg_type_string_lang(typed ? &target : NULL, "", s->cplus);
+			if (t && asprintf(&out, "typedef %s %s;", t, s->name) < 0)
+				out = NULL;
+			free(t);
+			return out;
+		}
+		body = sg_type_string_lang(&die, "", s->cplus);
+		if (tag == DW_TAG_base_type)
+			return body;
+		break;
+	}
+	}
+	if (body && asprintf(&out, "%s%s;", s->is_static && kind != SG_LOOKUP_TYPES ? "static " : "",
+			     body) < 0)
+		out = NULL;
+	free(body);
+	return out;
+}
+
+/* The type -t matches: a function's or a variable's, as whatis spells it. */
+static bool type_matches(const struct sg_lookup_sym *s, enum sg_lookup_kind kind,
+			 const regex_t *re)
+{
+	Dwarf_Die die = s->die, type;
+	char *t;
+	if (kind == SG_LOOKUP_FUNCTIONS)
+		t = sg_type_string_lang(&die, "", s->cplus);
+	else
+		t = sg_type_string_lang(sg_die_type(&die, &type) ? &type : NULL, "", s->cplus);
+	bool m = t && regexec(re, t, 0, NULL, 0) == 0;
+	free(t);
+	return m;
+}
+
+struct sg_error *sg_lookup_symbols(struct sg_session *session, enum sg_lookup_kind kind,
+				   const regex_t *re, const regex_t *type_re, bool minsyms,
+				   struct sg_lookup *ret)
 {
 	memset(ret, 0, sizeof(*ret));
+	struct sg_target *target = sg_session_target(session);
+	if (!target)
+		return sg_error_create(SG_ERROR_TARGET, "No target.");
 	struct walk w = { .t = target, .kind = kind, .re = re, .out = ret };
 	struct modules m = { &w, minsyms, 0 };
 	struct sg_error *err = sg_target_modules(target, each_module, &m);
@@ -514,13 +623,36 @@ struct sg_error *sg_lookup_symbols(struct sg_target *target, enum sg_lookup_kind
 		ret->syms[k++] = ret->syms[i];
 	}
 	ret->nsyms = k;
-	return NULL;
+	/* The declarations, in the type printers' names ("std::vector<int>")
+	   as gdb's type printer gives them; -t filters on the type.  */
+	sg_type_printers_begin(session, target, false);
+	k = 0;
+	for (size_t i = 0; i < ret->nsyms; i++) {
+		struct sg_lookup_sym *s = &ret->syms[i];
+		if (type_re && !type_matches(s, kind, type_re)) {
+			free(s->name);
+			continue;
+		}
+		if (!(s->declaration = declaration_text(s, kind))) {
+			err = &sg_enomem;
+			free(s->name);
+			continue;
+		}
+		ret->syms[k++] = *s;
+	}
+	ret->nsyms = k;
+	sg_type_printers_end();
+	if (err)
+		sg_lookup_free(ret);
+	return err;
 }
 
 void sg_lookup_free(struct sg_lookup *l)
 {
-	for (size_t i = 0; i < l->nsyms; i++)
+	for (size_t i = 0; i < l->nsyms; i++) {
 		free(l->syms[i].name);
+		free(l->syms[i].declaration);
+	}
 	for (size_t i = 0; i < l->nminsyms; i++)
 		free(l->minsyms[i].name);
 	free(l->syms);

@@ -2,10 +2,9 @@
    names match a regular expression, by file, as gdb lists them; the
    search is lib/lookup.c's.  */
 #include <config.h>
-#include "data.h"
+#include "shell.h"
 #include <spyglass/lookup.h>
 
-#include <dwarf.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -90,108 +89,6 @@ static struct sg_error *compile(const char *text, regex_t *re)
 	return sg_error_format(SG_ERROR_USAGE, "Invalid regexp: %s", msg);
 }
 
-/* TYPE without its typedefs (qualifiers kept), as gdb's check_typedef.  */
-static void through_typedefs(Dwarf_Die *type, Dwarf_Die *ret)
-{
-	*ret = *type;
-	for (int i = 0; i < MAX_TYPE_DEPTH && dwarf_tag(ret) == DW_TAG_typedef; i++)
-		if (!die_type(ret, ret))
-			break;
-}
-
-/* "(void)" at the end of S becomes "()": gdb lists a C++ function of no
-   parameters so, where its whatis says "(void)".  */
-static void cplus_empty_params(char *s)
-{
-	size_t n = strlen(s);
-	if (n >= 6 && !strcmp(s + n - 6, "(void)"))
-		strcpy(s + n - 5, ")");
-}
-
-/* "()" at the end of *S becomes "(void)" for a prototyped C function: a
-   concrete instance of an inlined one (its parameters are its own, in
-   its own order) has DW_AT_prototyped on the abstract origin.  */
-static void c_void_params(Dwarf_Die *fn, char **s)
-{
-	Dwarf_Attribute a;
-	bool prototyped = false;
-	size_t n = strlen(*s);
-	if (n < 2 || strcmp(*s + n - 2, "()") || !dwarf_attr_integrate(fn, DW_AT_prototyped, &a) ||
-	    dwarf_formflag(&a, &prototyped) != 0 || !prototyped)
-		return;
-	char *t;
-	if (asprintf(&t, "%.*s(void)", (int)(n - 2), *s) < 0)
-		return;
-	free(*s);
-	*s = t;
-}
-
-/* The line gdb prints for S, without "LINE:\t", new string.  */
-static char *declaration(const struct sg_lookup_sym *s, enum sg_lookup_kind kind)
-{
-	Dwarf_Die die = s->die, type;
-	bool typed = die_type(&die, &type);
-	char *body = NULL, *out = NULL;
-	switch (kind) {
-	case SG_LOOKUP_FUNCTIONS:
-		if (s->assembler) {
-			/* gdb's type of a function it knows nothing of.  */
-			if (asprintf(&body, "void %s(void)", s->name) < 0)
-				body = NULL;
-		} else if (strchr(s->name, '(')) {
-			body = type_string_lang(typed ? &type : NULL, s->name, s->cplus);
-		} else {
-			body = type_string_lang(&die, s->name, s->cplus);
-			if (body && s->cplus)
-				cplus_empty_params(body);
-			else if (body)
-				c_void_params(&die, &body);
-		}
-		break;
-	case SG_LOOKUP_VARIABLES:
-		body = type_string_lang(typed ? &type : NULL, s->name, s->cplus);
-		break;
-	case SG_LOOKUP_TYPES: {
-		int tag = dwarf_tag(&die);
-		if (tag == DW_TAG_typedef) {
-			Dwarf_Die target;
-			char *t = NULL;
-			if (typed)
-				through_typedefs(&type, &target);
-			t = type_string_lang(typed ? &target : NULL, "", s->cplus);
-			if (t && asprintf(&out, "typedef %s %s;", t, s->name) < 0)
-				out = NULL;
-			free(t);
-			return out;
-		}
-		body = type_string_lang(&die, "", s->cplus);
-		if (tag == DW_TAG_base_type)
-			return body;
-		break;
-	}
-	}
-	if (body && asprintf(&out, "%s%s;", s->is_static && kind != SG_LOOKUP_TYPES ? "static " : "",
-			     body) < 0)
-		out = NULL;
-	free(body);
-	return out;
-}
-
-/* The type -t matches: a function's or a variable's, as whatis spells it. */
-static bool type_matches(const struct sg_lookup_sym *s, enum sg_lookup_kind kind,
-			 const regex_t *re)
-{
-	Dwarf_Die die = s->die, type;
-	char *t;
-	if (kind == SG_LOOKUP_FUNCTIONS)
-		t = type_string_lang(&die, "", s->cplus);
-	else
-		t = type_string_lang(die_type(&die, &type) ? &type : NULL, "", s->cplus);
-	bool m = t && regexec(re, t, 0, NULL, 0) == 0;
-	free(t);
-	return m;
-}
-
 static const char *const kind_words[] = { "functions", "variables", "types" };
 
 static void header(const struct lookup_args *a, enum sg_lookup_kind kind, struct sg_out *out)
@@ -215,7 +112,6 @@ static void header(const struct lookup_args *a, enum sg_lookup_kind kind, struct
 static struct sg_error *info_lookup(struct sg_session *s, const char *args, struct sg_out *out,
 				    enum sg_lookup_kind kind)
 {
-	struct sg_target *t = sg_session_target(s);
 	struct lookup_args a;
 	struct sg_error *err = parse_args(args, kind == SG_LOOKUP_TYPES, &a);
 	if (err)
@@ -228,8 +124,8 @@ static struct sg_error *info_lookup(struct sg_session *s, const char *args, stru
 		have_type = true;
 	struct sg_lookup l = { 0 };
 	if (!err)
-		err = sg_lookup_symbols(t, kind, have_name ? &name_re : NULL,
-					!a.no_minsyms && !have_type, &l);
+		err = sg_lookup_symbols(s, kind, have_name ? &name_re : NULL,
+					have_type ? &type_re : NULL, !a.no_minsyms && !have_type, &l);
 	if (err)
 		goto done;
 	header(&a, kind, out);
@@ -238,18 +134,11 @@ static struct sg_error *info_lookup(struct sg_session *s, const char *args, stru
 		sg_out_string(out, "regexp", a.name_re);
 	if (a.type_re)
 		sg_out_string(out, "type_regexp", a.type_re);
-	type_printers_begin(s, t, false);
 	sg_out_array_begin(out, "symbols");
 	const char *last = NULL;
 	for (size_t i = 0; i < l.nsyms; i++) {
 		const struct sg_lookup_sym *sym = &l.syms[i];
-		if (have_type && !type_matches(sym, kind, &type_re))
-			continue;
-		char *text = declaration(sym, kind);
-		if (!text) {
-			err = &sg_enomem;
-			break;
-		}
+		const char *text = sym->declaration;
 		if (!last || strcmp(last, sym->file))
 			sg_out_printf(out, "\nFile %s:\n", sym->file);
 		last = sym->file;
@@ -267,10 +156,8 @@ static struct sg_error *info_lookup(struct sg_session *s, const char *args, stru
 		sg_out_string(out, "declaration", text);
 		sg_out_bool(out, "static", sym->is_static);
 		sg_out_object_end(out);
-		free(text);
 	}
 	sg_out_array_end(out);
-	type_printers_end();
 	if (!err && kind != SG_LOOKUP_TYPES && !a.no_minsyms && !have_type) {
 		if (l.nminsyms && !a.quiet)
 			sg_out_printf(out, "\nNon-debugging symbols:\n");

@@ -26,9 +26,9 @@ done
 cmds+=('thread 2' 'bt' 'frame 2' 'info args' 'info locals')
 
 # The values come from the library's location engine (sg_stack_locate,
-# sg_stack_entry_value); shell/locals.c must use it.
-if ! grep -q sg_stack_locate "$top_srcdir/shell/locals.c"; then
-	skip "shell/locals.c does not use sg_stack_locate yet"
+# sg_stack_entry_value); lib/eval-locals.c must use it.
+if ! grep -q sg_stack_locate "$top_srcdir/lib/eval-locals.c"; then
+	skip "lib/eval-locals.c does not use sg_stack_locate yet"
 	done_testing
 fi
 

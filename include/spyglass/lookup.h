@@ -28,6 +28,7 @@ struct sg_lookup_sym {
 	bool cplus;		/* from a C++ unit */
 	bool assembler;		/* from an assembler unit: no types */
 	char *name;		/* gdb's print name */
+	char *declaration;	/* the line gdb prints, without "LINE:\t" */
 	Dwarf_Die die;		/* the defining DIE */
 };
 
@@ -44,12 +45,15 @@ struct sg_lookup {
 	size_t nminsyms;
 };
 
-/* Every definition of KIND in TARGET's modules whose name RE matches (RE
-   NULL: all), sorted and without duplicates as gdb lists them; with
-   MINSYMS, also the ELF symbols (functions or data) of each module, in
-   address order, that are not described by DWARF.  */
-SG_PUBLIC struct sg_error *sg_lookup_symbols(struct sg_target *target, enum sg_lookup_kind kind,
-				   const regex_t *re, bool minsyms, struct sg_lookup *ret);
+/* Every definition of KIND in the modules of SESSION's target whose name
+   RE matches (RE NULL: all) and whose type TYPE_RE matches (NULL: any),
+   sorted and without duplicates as gdb lists them; with MINSYMS, also the
+   ELF symbols (functions or data) of each module, in address order, that
+   are not described by DWARF.  */
+SG_PUBLIC struct sg_error *sg_lookup_symbols(struct sg_session *session,
+					     enum sg_lookup_kind kind, const regex_t *re,
+					     const regex_t *type_re, bool minsyms,
+					     struct sg_lookup *ret);
 SG_PUBLIC void sg_lookup_free(struct sg_lookup *l);
 
 SG_END_DECLS

@@ -15,6 +15,8 @@
 #include <spyglass/dwarf.h>
 #include <spyglass/type.h>
 #include <spyglass/value.h>
+#include <spyglass/eval.h>
+#include <spyglass/lookup.h>
 #include <spyglass/layout.h>
 #include <spyglass/plugin.h>
 #include <spyglass/profile.h>
