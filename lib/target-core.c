@@ -668,3 +668,23 @@ bool sg_core_info(const struct sg_target *t, struct sg_core_info *ret)
 	}
 	return true;
 }
+
+struct sg_error *sg_core_thread_fpstate(const struct sg_target *t, size_t index, void *buf,
+					size_t size, size_t *len_ret, bool *xstate_ret)
+{
+	const struct core_target *c = as_core(t);
+	if (!c || !c->core || index >= c->core->nthreads)
+		return &sg_not_found;
+	struct sg_error *err = sg_elfcore_xstate(c->core, index, buf, size, len_ret);
+	if (err != &sg_not_found) {
+		*xstate_ret = true;
+		return err;
+	}
+	const struct sg_elfcore_thread *th = &c->core->threads[index];
+	if (!th->has_fpregs || size < SG_FPREGSET_SIZE)
+		return &sg_not_found;
+	memcpy(buf, th->fpregs, SG_FPREGSET_SIZE);
+	*len_ret = SG_FPREGSET_SIZE;
+	*xstate_ret = false;
+	return NULL;
+}

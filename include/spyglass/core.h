@@ -73,6 +73,33 @@ struct sg_core_write_stats {
 SG_PUBLIC struct sg_error *sg_core_write(struct sg_target *target, const char *path,
 					 struct sg_core_write_stats *ret) SG_NONNULL(1, 2);
 
+/* ABI 1.7.  A thread's x87, SSE, AVX, AVX-512 and PKU registers, from
+   its XSAVE area: PTRACE_GETREGSET NT_X86_XSTATE on a stopped process,
+   the NT_X86_XSTATE note (else NT_FPREGSET) of a core.  A component the
+   area marks absent (XSTATE_BV) is in its initial state: zeros, with
+   the x87 control word 0x37f and MXCSR 0x1f80.  */
+struct sg_xregs {
+	/* XCR0 as the area records it: the register files the process has
+	   (bit 0 x87, 1 SSE, 2 AVX, 5-7 AVX-512, 9 PKU).  3 for an FXSAVE
+	   area alone.  */
+	uint64_t xcr0;
+	uint16_t fctrl, fstat;
+	uint16_t ftag;		/* the full tag word, 2 bits a register, as FSTENV has it */
+	uint16_t fop;		/* the last opcode, 11 bits */
+	uint32_t fioff, fiseg, fooff, foseg;	/* the last instruction and operand */
+	uint32_t mxcsr;
+	unsigned char st[8][10];	/* ST(0)-ST(7), 80-bit, little-endian */
+	/* zmmN: its first 16 bytes are xmmN, its first 32 ymmN.  */
+	unsigned char zmm[32][64];
+	uint64_t k[8];		/* AVX-512 opmasks */
+	uint32_t pkru;
+};
+/* Fill *RET for THREAD of TARGET.  Errors: a snapshot (its threads run
+   on), a core without the notes, ptrace failing.  */
+SG_PUBLIC struct sg_error *sg_thread_xregs(struct sg_target *target,
+					   const struct sg_thread *thread, struct sg_xregs *ret)
+	SG_NONNULL(1, 2, 3);
+
 SG_END_DECLS
 
 #endif
