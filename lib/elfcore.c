@@ -465,6 +465,7 @@ static struct sg_error *read_headers(struct sg_elfcore *c)
 			.vaddr = ph[i].p_vaddr, .memsz = ph[i].p_memsz,
 			.offset = ph[i].p_offset, .filesz = ph[i].p_filesz,
 			.flags = ph[i].p_flags,
+			.phindex = (uint32_t)i, .header_filesz = ph[i].p_filesz,
 		};
 		if (s.filesz > s.memsz)
 			s.filesz = s.memsz;

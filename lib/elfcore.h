@@ -37,6 +37,11 @@ struct sg_elfcore_segment {
 	uint64_t vaddr, memsz;
 	uint64_t offset, filesz;
 	uint32_t flags;		/* PF_R, PF_W, PF_X */
+	/* Its index among the program headers, and the file size the
+	   header gave (before any cut): BFD, and so gdb, names the
+	   segment's sections after them ("load3", "load8a").  */
+	uint32_t phindex;
+	uint64_t header_filesz;
 	/* The file ends inside the segment's data: past FILESZ the memory
 	   is lost, not the mapped file's (its first contents, not the
 	   process's).  */

@@ -8,5 +8,7 @@ struct sg_error *shell_register_procinfo_commands(struct shell *sh)
 	struct sg_error *err = shell_register_regs_commands(sh);
 	if (!err)
 		err = shell_register_signal_commands(sh);
+	if (!err)
+		err = shell_register_files_commands(sh);
 	return err;
 }

@@ -1,8 +1,9 @@
 # info all-registers, info files/target, info signals (shell/cmd-procinfo.c, doc/commands.md).
-shell_spyglass_SOURCES += shell/cmd-procinfo.c shell/cmd-regs.c shell/cmd-signals.c \
+shell_spyglass_SOURCES += shell/cmd-procinfo.c shell/cmd-regs.c shell/cmd-signals.c shell/cmd-files.c \
 	shell/procinfo.h
-# A thread's x87 and vector registers from ptrace or a core's notes.
-lib_libsgcore_la_SOURCES += lib/xstate.c
+# A thread's x87 and vector registers from ptrace or a core's notes;
+# a module's sections and entry point for info files.
+lib_libsgcore_la_SOURCES += lib/xstate.c lib/files.c
 
 # tests/run-procinfo.sh compares info all-registers, info files and
 # info signals with gdb on tests/fixtures/sg-vecregs.c, which fills the

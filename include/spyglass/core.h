@@ -100,6 +100,31 @@ SG_PUBLIC struct sg_error *sg_thread_xregs(struct sg_target *target,
 					   const struct sg_thread *thread, struct sg_xregs *ret)
 	SG_NONNULL(1, 2, 3);
 
+/* ABI 1.7.  A section as gdb's "info files" lists it: [START, END)
+   holds NAME (borrowed for the callback's time).  */
+struct sg_section {
+	uint64_t start, end;
+	const char *name;
+};
+/* Called for each section; returns SG_CB_OK to go on, SG_CB_ABORT to
+   stop.  */
+typedef int sg_section_fn(const struct sg_section *section, void *arg);
+struct sg_module;
+/* The sections of MOD's ELF file that the program has in memory
+   (SHF_ALLOC, not empty), in the file's order, at their run-time
+   addresses.  Errors: MOD has no ELF file (a core's library not found).  */
+SG_PUBLIC struct sg_error *sg_module_sections(struct sg_module *mod, sg_section_fn *fn,
+					      void *arg) SG_NONNULL(1, 2);
+/* MOD's entry point at run time (e_entry plus the load bias) into *RET;
+   false when MOD has no ELF file.  */
+SG_PUBLIC bool sg_module_entry(struct sg_module *mod, uint64_t *ret) SG_NONNULL(1, 2);
+/* The memory of the core TARGET as BFD (and so gdb) names it: for the
+   PT_LOAD header at index N, "loadN"; split in "loadNa" (what the file
+   holds) and "loadNb" (the rest) when the file holds part of it.  In
+   the headers' order.  False when TARGET is not a core.  */
+SG_PUBLIC bool sg_core_sections(const struct sg_target *target, sg_section_fn *fn, void *arg)
+	SG_NONNULL(1, 2);
+
 SG_END_DECLS
 
 #endif
