@@ -47,3 +47,39 @@ bool sg_module_entry(struct sg_module *mod, uint64_t *ret)
 	*ret = eh.e_entry + bias;
 	return true;
 }
+
+/* The list is capped: a cycle in hostile memory ends there.  */
+#define MAX_LINK_MAPS 4096
+
+size_t sg_target_link_map_modules(struct sg_target *t, struct sg_module **ret, size_t max)
+{
+	/* r_debug is the dynamic linker's _r_debug: r_version, then r_map.
+	   Each struct link_map starts l_addr, l_name, l_ld, l_next; the
+	   module is the one holding l_ld, its dynamic section.  */
+	struct sg_symbol sym;
+	struct sg_error *err = sg_lookup_symbol(t, "_r_debug", &sym);
+	uint64_t map = 0;
+	if (!err)
+		err = sg_target_read_u64(t, sym.address + 8, &map);
+	if (err) {
+		sg_error_destroy(err);
+		return 0;
+	}
+	size_t n = 0;
+	for (size_t k = 0; map && k < MAX_LINK_MAPS && n < max; k++) {
+		uint64_t lm[4];
+		err = sg_target_read(t, map, lm, sizeof(lm));
+		if (err) {
+			sg_error_destroy(err);
+			break;
+		}
+		struct sg_module *mod = lm[2] ? sg_target_module_at(t, lm[2]) : NULL;
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = ret[i] == mod;
+		if (mod && !seen && mod->name[0] == '/' && mod != sg_target_exe_module(t))
+			ret[n++] = mod;
+		map = lm[3];
+	}
+	return n;
+}

@@ -3,10 +3,7 @@
    executable with its entry point and sections, then each shared
    library's sections and the vDSO's.
 
-   gdb lists the libraries in the dynamic linker's order; spyglass knows
-   them by address, and takes that order: the libraries from the highest
-   address down (the order the dynamic linker maps them in), then the
-   dynamic linker itself, then the vDSO.  */
+   The libraries come in the dynamic linker's order, as in gdb.  */
 #include <config.h>
 #include "procinfo.h"
 
@@ -87,36 +84,46 @@ static void print_module(struct sg_module *mod, const char *in, struct listing *
 	sg_error_destroy(sg_module_sections(mod, print_section, l));
 }
 
-/* The libraries after the executable, in the order the top comment
-   gives.  INTERP is the dynamic linker's name, or NULL.  */
+static void print_library(struct sg_module *mod, struct listing *l)
+{
+	struct sg_module_info info;
+	sg_module_info(mod, &info);
+	char in[4200];
+	snprintf(in, sizeof(in), " in %s", info.name);
+	print_module(mod, in, l);
+}
+
+/* The libraries after the executable: in the dynamic linker's order;
+   those it does not list (it cannot be read) from the highest address
+   down, the dynamic linker (INTERP, may be NULL) after them; the vDSO
+   last.  */
 static void print_libraries(struct sg_target *t, struct sg_module *exe, const char *interp,
 			    struct listing *l)
 {
 	struct modules m = { 0 };
 	sg_error_destroy(sg_target_modules(t, collect_module, &m));
+	struct sg_module **order = calloc(m.n + 1, sizeof(*order));
+	size_t nordered = order ? sg_target_link_map_modules(t, order, m.n) : 0;
+	for (size_t i = 0; i < nordered; i++)
+		print_library(order[i], l);
 	struct sg_module *ld = NULL, *vdso = NULL;
 	for (size_t i = m.n; i-- > 0;) {
 		struct sg_module_info info;
 		sg_module_info(m.v[i], &info);
-		if (m.v[i] == exe)
+		bool listed = m.v[i] == exe;
+		for (size_t k = 0; k < nordered && !listed; k++)
+			listed = order[k] == m.v[i];
+		if (listed)
 			continue;
-		if (info.name[0] != '/') {
+		if (info.name[0] != '/')
 			vdso = vdso ? vdso : m.v[i];
-			continue;
-		}
-		if (interp && !strcmp(info.name, interp)) {
+		else if (interp && !strcmp(info.name, interp))
 			ld = m.v[i];
-			continue;
-		}
-		char in[4200];
-		snprintf(in, sizeof(in), " in %s", info.name);
-		print_module(m.v[i], in, l);
+		else
+			print_library(m.v[i], l);
 	}
-	if (ld) {
-		char in[4200];
-		snprintf(in, sizeof(in), " in %s", interp);
-		print_module(ld, in, l);
-	}
+	if (ld)
+		print_library(ld, l);
 	if (vdso) {
 		struct sg_module_info info;
 		sg_module_info(vdso, &info);
@@ -124,6 +131,7 @@ static void print_libraries(struct sg_target *t, struct sg_module *exe, const ch
 		snprintf(in, sizeof(in), " in system-supplied DSO at 0x%" PRIx64, info.start);
 		print_module(vdso, in, l);
 	}
+	free(order);
 	free(m.v);
 }
 
@@ -195,9 +203,7 @@ static const struct sg_command files_cmds[] = {
 	  .details = "As gdb prints it: the symbol file, the process (its selected thread) or\n"
 		     "the core file with its segments (load1, ...), the executable with its\n"
 		     "entry point and sections, then each shared library's sections and the\n"
-		     "vDSO's.  The libraries come in the order of their addresses, highest\n"
-		     "first, then the dynamic linker: gdb's, the dynamic linker's order, is\n"
-		     "the same unless a library was loaded with dlopen.",
+		     "vDSO's, the libraries in the dynamic linker's order.",
 	  .handler = cmd_info_files, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 };
 

@@ -125,6 +125,13 @@ SG_PUBLIC bool sg_module_entry(struct sg_module *mod, uint64_t *ret) SG_NONNULL(
 SG_PUBLIC bool sg_core_sections(const struct sg_target *target, sg_section_fn *fn, void *arg)
 	SG_NONNULL(1, 2);
 
+/* ABI 1.7.  The modules of the dynamic linker's list (_r_debug.r_map)
+   in its order, gdb's order of shared libraries, into RET (room for MAX):
+   how many.  The executable and the vDSO are left out.  0 for a static
+   program, or when the list cannot be read.  */
+SG_PUBLIC size_t sg_target_link_map_modules(struct sg_target *target, struct sg_module **ret,
+					    size_t max) SG_NONNULL(1);
+
 SG_END_DECLS
 
 #endif
