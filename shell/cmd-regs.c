@@ -32,7 +32,7 @@ static void print_line(struct sg_out *out, const char *name, const char *value,
 
 /* ---- the general registers, as "info registers" prints them ---- */
 
-static void print_general(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
+void shell_print_register(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
 			  const char *name, struct sg_out *out)
 {
 	if (!sg_regs_has(regs, r)) {
@@ -404,7 +404,7 @@ static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char 
 	sg_out_object_begin(out, "registers");
 	if (!*args) {
 		for (size_t i = 0; i < sizeof(general_order) / sizeof(general_order[0]); i++)
-			print_general(t, f->regs, general_order[i], sg_reg_name(general_order[i]), out);
+			shell_print_register(t, f->regs, general_order[i], sg_reg_name(general_order[i]), out);
 		print_all_vector(out, x);
 	} else {
 		char *copy = strdup(args), *save = NULL;
@@ -416,7 +416,7 @@ static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char 
 			const char *name = w[0] == '$' ? w + 1 : w;
 			int r = sg_reg_lookup(name);
 			if (r >= 0) {
-				print_general(t, f->regs, r, sg_reg_name(r), out);
+				shell_print_register(t, f->regs, r, sg_reg_name(r), out);
 				continue;
 			}
 			if (!print_named(out, name, x)) {

@@ -12,6 +12,14 @@ struct sg_error *shell_register_signal_commands(struct shell *sh);
 /* info files, info target (cmd-files.c).  */
 struct sg_error *shell_register_files_commands(struct shell *sh);
 
+/* Print general register R of REGS (a frame's) as gdb's "info registers"
+   line, under NAME: the value at column 15, its natural form (decimal,
+   an address, the flags) at 35, or "<not saved>"; in JSON, NAME: "0x...".
+   For "info registers" too, whose columns are gdb's with it (cmd-stack.c
+   puts the natural form at 34).  */
+void shell_print_register(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
+			  const char *name, struct sg_out *out);
+
 /* Print the register NAME of the selected thread as "info registers NAME"
    does in gdb, for the registers sg_reg_lookup() does not know: st0-7,
    fctrl..fop, mxcsr, xmm/ymm/zmm, k0-7, pkru (those the thread has).
