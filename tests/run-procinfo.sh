@@ -133,6 +133,31 @@ else
 	skip "gdb is not installed: no reference for info files"
 fi
 
+# A C++ program: the dynamic linker lists libstdc++ and libgcc_s before
+# libc, and libm after it, which is not the order of their addresses.
+if start_fixture "$FIXTURES/bt-cc-O0"; then
+	sg -p "$FIXTURE_PID" -ex 'info files'
+	libs=$(awk '/ in \//{ sub(/.* in /, ""); if ($0 != last) print; last = $0 }' <<<"$OUT")
+	is "$(grep -c . <<<"$libs")" "$(grep -c . <<<"$(printf '%s\n' "$libs" | sort -u)")" \
+		"C++: info files lists each library once"
+	if have_gdb; then
+		cxx_files=$OUT
+		gdb_live "$FIXTURE_PID" 'info files'
+		is "$cxx_files" "$GDB_OUT" "C++: info files: gdb's text, its order of libraries"
+	else
+		skip "gdb is not installed: no reference for the libraries' order"
+	fi
+	stop_fixture "$FIXTURE_PID"
+else
+	ok 1 "bt-cc-O0 starts"
+fi
+
+# ---- snapshots: the vector registers were not copied
+printf 'set snapshot on\nattach %s\ninfo all-registers st0\n' "$pid" |
+	timeout -k 5 60 "$SG_BIN" -nx >"$testdir/snap.out" 2>&1
+like "$(cat "$testdir/snap.out")" "the vector registers of process $pid are not in its snapshot" \
+	"snapshot: info all-registers says the vector registers are not in it"
+
 # ---- cores
 cores=()
 if have_gdb; then
