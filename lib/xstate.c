@@ -132,7 +132,9 @@ static size_t component_offset(const struct component *c, size_t size, bool live
 static void take_xsave(const unsigned char *area, size_t size, bool live, struct sg_xregs *x)
 {
 	uint64_t bv = get64(area + FXSAVE_SIZE);
-	x->xcr0 = get64(area + XCR0_OFFSET);
+	/* x86-64 always has x87 and SSE registers: gdb shows them whatever
+	   the area says.  */
+	x->xcr0 = get64(area + XCR0_OFFSET) | X87 | SSE;
 	/* MXCSR is saved with SSE or AVX state; gdb takes its initial value
 	   when both are absent.  */
 	take_legacy(area, bv & X87, bv & SSE, !(bv & (SSE | AVX)), x);

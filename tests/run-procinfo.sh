@@ -220,6 +220,48 @@ for core in "${cores[@]}"; do
 	fi
 done
 
+# Other CPUs, as a core says: spyglass's core with XCR0 (and XSTATE_BV)
+# cut to AVX (ymm0-15 after mxcsr), SSE alone (xmm0-15 before it), AVX
+# and PKU (pkru before the ymm registers).
+patch_xcr0() {	# patch_xcr0 CORE OUT XCR0
+	python3 - "$@" <<'PY'
+import struct, sys
+src, dst, xcr0 = sys.argv[1], sys.argv[2], int(sys.argv[3], 0)
+d = bytearray(open(src, 'rb').read())
+phoff, = struct.unpack_from('<Q', d, 32)
+phnum, = struct.unpack_from('<H', d, 56)
+for i in range(phnum):
+    ptype, _, off, _, _, filesz = struct.unpack_from('<IIQQQQ', d, phoff + 56 * i)
+    at = off
+    while ptype == 4 and at + 12 <= off + filesz:
+        namesz, descsz, ntype = struct.unpack_from('<III', d, at)
+        desc = at + 12 + ((namesz + 3) & ~3)
+        if ntype == 0x202 and d[at + 12:at + 18] == b'LINUX\0':
+            bv, = struct.unpack_from('<Q', d, desc + 512)
+            struct.pack_into('<Q', d, desc + 464, xcr0)
+            struct.pack_into('<Q', d, desc + 512, bv & xcr0)
+        at = desc + ((descsz + 3) & ~3)
+open(dst, 'wb').write(d)
+PY
+}
+if [ -s "$testdir/sg.core" ] && have_gdb && command -v python3 >/dev/null; then
+	for x in 0x7 0x3 0x207; do
+		patch_xcr0 "$testdir/sg.core" "$testdir/xcr0-$x.core" "$x"
+		sg_core "$testdir/xcr0-$x.core" 'info all-registers'
+		sg_all=$OUT
+		gdb_core "$testdir/xcr0-$x.core" 'info all-registers'
+		is "$sg_all" "$GDB_OUT" "a core with XCR0 $x: info all-registers: gdb's text"
+		sg_core "$testdir/xcr0-$x.core" 'info all-registers xmm1 ymm1 zmm1'
+		sg_err=$ERR
+		gdb_core "$testdir/xcr0-$x.core" 'info registers xmm1 ymm1 zmm1'
+		is "$OUT" "$GDB_OUT" "a core with XCR0 $x: xmm1, ymm1: gdb's text"
+		is "$sg_err" "Invalid register \`$( [ $x = 0x3 ] && echo ymm1 || echo zmm1)'" \
+			"a core with XCR0 $x: no register wider than the CPU's"
+	done
+else
+	skip "no spyglass core, gdb or python3: no core of another CPU"
+fi
+
 # ---- info signals
 sg -ex 'info signals'
 ok $STATUS "info signals succeeds${ERR:+: $ERR}"

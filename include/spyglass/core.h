@@ -80,8 +80,8 @@ SG_PUBLIC struct sg_error *sg_core_write(struct sg_target *target, const char *p
    the x87 control word 0x37f and MXCSR 0x1f80.  */
 struct sg_xregs {
 	/* XCR0 as the area records it: the register files the process has
-	   (bit 0 x87, 1 SSE, 2 AVX, 5-7 AVX-512, 9 PKU).  3 for an FXSAVE
-	   area alone.  */
+	   (bit 0 x87, 1 SSE, 2 AVX, 5-7 AVX-512, 9 PKU); x87 and SSE always
+	   (x86-64 has them), so 3 for an FXSAVE area alone.  */
 	uint64_t xcr0;
 	uint16_t fctrl, fstat;
 	uint16_t ftag;		/* the full tag word, 2 bits a register, as FSTENV has it */
