@@ -135,8 +135,7 @@ static void print_libraries(struct sg_target *t, struct sg_module *exe, const ch
 	free(m.v);
 }
 
-static struct sg_error *cmd_info_files(struct sg_session *s, const char *args SG_UNUSED,
-				       struct sg_out *out, void *arg SG_UNUSED)
+struct sg_error *shell_info_files(struct sg_session *s, struct sg_out *out)
 {
 	struct sg_target *t = sg_session_target(s);
 	/* sg_target_exe_module() knows the modules already reported.  */
@@ -195,6 +194,12 @@ static struct sg_error *cmd_info_files(struct sg_session *s, const char *args SG
 	free(interp);
 	free(exe_path);
 	return NULL;
+}
+
+static struct sg_error *cmd_info_files(struct sg_session *s, const char *args SG_UNUSED,
+				       struct sg_out *out, void *arg SG_UNUSED)
+{
+	return shell_info_files(s, out);
 }
 
 static const struct sg_command files_cmds[] = {

@@ -12,6 +12,11 @@ struct sg_error *shell_register_signal_commands(struct shell *sh);
 /* info files, info target (cmd-files.c).  */
 struct sg_error *shell_register_files_commands(struct shell *sh);
 
+/* gdb's "info files" of the session's target, which must be set: for
+   "info target", gdb's other name for it (cmd-target.c has its own
+   row for that name today).  */
+struct sg_error *shell_info_files(struct sg_session *s, struct sg_out *out);
+
 /* Print general register R of REGS (a frame's) as gdb's "info registers"
    line, under NAME: the value at column 15, its natural form (decimal,
    an address, the flags) at 35, or "<not saved>"; in JSON, NAME: "0x...".
