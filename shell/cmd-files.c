@@ -199,7 +199,8 @@ struct sg_error *shell_info_files(struct sg_session *s, struct sg_out *out)
 static struct sg_error *cmd_info_files(struct sg_session *s, const char *args SG_UNUSED,
 				       struct sg_out *out, void *arg SG_UNUSED)
 {
-	return shell_info_files(s, out);
+	/* Without a target gdb prints nothing, and that is no error.  */
+	return sg_session_target(s) ? shell_info_files(s, out) : NULL;
 }
 
 static const struct sg_command files_cmds[] = {
@@ -209,7 +210,7 @@ static const struct sg_command files_cmds[] = {
 		     "the core file with its segments (load1, ...), the executable with its\n"
 		     "entry point and sections, then each shared library's sections and the\n"
 		     "vDSO's, the libraries in the dynamic linker's order.",
-	  .handler = cmd_info_files, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
+	  .handler = cmd_info_files, .flags = SG_CMD_NO_STACKS },
 };
 
 struct sg_error *shell_register_files_commands(struct shell *sh)

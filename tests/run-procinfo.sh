@@ -133,6 +133,9 @@ else
 	skip "gdb is not installed: no reference for info files"
 fi
 
+sg -ex 'info files'
+is "$STATUS:$OUT:$ERR" "0::" "no target: info files prints nothing, as gdb does"
+
 # A C++ program: the dynamic linker lists libstdc++ and libgcc_s before
 # libc, and libm after it, which is not the order of their addresses.
 if start_fixture "$FIXTURES/bt-cc-O0"; then
