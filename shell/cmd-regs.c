@@ -382,6 +382,21 @@ struct sg_error *shell_print_vector_register(struct sg_session *s, const char *n
 	return err;
 }
 
+/* The registers of frame LEVEL as gdb has them: what the unwinder did
+   not recover for it is the value in the frame it called, and so on
+   inwards (gdb takes a register the CFI does not describe as unchanged
+   by the call).  Frame 0 knows them all.  */
+static void frame_registers(const struct sg_stack *st, size_t level, struct sg_regs *ret)
+{
+	*ret = *sg_stack_frame(st, level)->regs;
+	for (size_t l = level; l-- > 0;) {
+		const struct sg_regs *inner = sg_stack_frame(st, l)->regs;
+		for (int r = 0; r < SG_NREGS; r++)
+			if (!sg_regs_has(ret, r) && sg_regs_has(inner, r))
+				sg_regs_set(ret, r, inner->r[r]);
+	}
+}
+
 static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char *args,
 					       struct sg_out *out, void *arg SG_UNUSED)
 {
@@ -389,7 +404,8 @@ static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char 
 	struct sg_error *err = sg_session_stack(s, &st);
 	if (err)
 		return err;
-	const struct sg_frame *f = sg_stack_frame(st, sg_session_frame(s));
+	struct sg_regs regs;
+	frame_registers(st, sg_session_frame(s), &regs);
 	struct sg_target *t = sg_session_target(s);
 	struct sg_xregs *x = malloc(sizeof(*x));
 	if (!x)
@@ -404,7 +420,7 @@ static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char 
 	sg_out_object_begin(out, "registers");
 	if (!*args) {
 		for (size_t i = 0; i < sizeof(general_order) / sizeof(general_order[0]); i++)
-			shell_print_register(t, f->regs, general_order[i], sg_reg_name(general_order[i]), out);
+			shell_print_register(t, &regs, general_order[i], sg_reg_name(general_order[i]), out);
 		print_all_vector(out, x);
 	} else {
 		char *copy = strdup(args), *save = NULL;
@@ -416,7 +432,7 @@ static struct sg_error *cmd_info_all_registers(struct sg_session *s, const char 
 			const char *name = w[0] == '$' ? w + 1 : w;
 			int r = sg_reg_lookup(name);
 			if (r >= 0) {
-				shell_print_register(t, f->regs, r, sg_reg_name(r), out);
+				shell_print_register(t, &regs, r, sg_reg_name(r), out);
 				continue;
 			}
 			if (!print_named(out, name, x)) {

@@ -11,7 +11,8 @@
 #   register by name (xmm, ymm, zmm, st, the x87 control registers,
 #   mxcsr, k); the known values are there whatever gdb says (the NaN's
 #   payload, pi's 21 digits, a repeat block); a bad name is gdb's error
-#   with a non-zero status; --json read with jq;
+#   with a non-zero status; --json read with jq; frame 2 of a C++
+#   fixture (the registers the unwinder did not recover);
 # - cores: one gdb's gcore wrote, one spyglass's gcore wrote, one the
 #   kernel wrote on SIGABRT (where core_pattern lets it): info
 #   all-registers is gdb's text on the same core, and the live one's;
@@ -147,8 +148,18 @@ if start_fixture "$FIXTURES/bt-cc-O0"; then
 		cxx_files=$OUT
 		gdb_live "$FIXTURE_PID" 'info files'
 		is "$cxx_files" "$GDB_OUT" "C++: info files: gdb's text, its order of libraries"
+		# An outer frame: what the unwinder did not recover is the
+		# callee's value, as gdb has it.
+		sg -p "$FIXTURE_PID" -ex 'frame 2' -ex 'echo @@begin@@\n' -ex 'info all-registers' \
+			-ex 'echo @@end@@\n'
+		outer=$(between <<<"$OUT")
+		GDB_OUT=$(timeout -k 5 120 "$GDB" -nx -batch -p "$FIXTURE_PID" -ex 'frame 2' \
+			-ex 'echo @@begin@@\n' -ex 'info all-registers' -ex 'echo @@end@@\n' \
+			2>/dev/null | between)
+		is "$outer" "$GDB_OUT" "C++: frame 2: info all-registers: gdb's text"
 	else
 		skip "gdb is not installed: no reference for the libraries' order"
+		skip "gdb is not installed: no reference for an outer frame"
 	fi
 	stop_fixture "$FIXTURE_PID"
 else
