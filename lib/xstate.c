@@ -28,17 +28,19 @@ enum {
 	OPMASK = 1 << 5, ZMM_HI256 = 1 << 6, HI16_ZMM = 1 << 7, PKRU = 1 << 9,
 };
 
-/* The components read here: their XCR0 bit, their size, and the offset
-   Intel's CPUs give them, which is the layout gdb writes and reads in
-   cores.  */
+/* The user components up to PKRU: their XCR0 bit, their size, the
+   offset Intel's CPUs give them, which is the layout gdb writes and
+   reads in cores, and the one AMD's Zen CPUs give them (0: they have
+   none; an area of 2440 bytes).  MPX's are not read.  */
 static const struct component {
-	unsigned bit, size, intel_offset;
+	unsigned bit, size, intel_offset, amd_offset;
 } components[] = {
-	{ 2, 256, 576 },	/* AVX: the upper halves of ymm0-15 */
-	{ 5, 64, 1088 },	/* opmask k0-7 */
-	{ 6, 512, 1152 },	/* the upper halves of zmm0-15 */
-	{ 7, 1024, 1664 },	/* zmm16-31 */
-	{ 9, 8, 2688 },		/* PKRU */
+	{ 2, 256, 576, 576 },	/* AVX: the upper halves of ymm0-15 */
+	{ 3, 64, 960, 0 }, { 4, 64, 1024, 0 },	/* MPX */
+	{ 5, 64, 1088, 832 },	/* opmask k0-7 */
+	{ 6, 512, 1152, 896 },	/* the upper halves of zmm0-15 */
+	{ 7, 1024, 1664, 1408 },	/* zmm16-31 */
+	{ 9, 8, 2688, 2432 },	/* PKRU */
 };
 
 static uint16_t get16(const unsigned char *p)
@@ -112,21 +114,58 @@ static void take_legacy(const unsigned char *area, bool x87, bool sse_state, boo
 			memcpy(x->zmm[i], area + 160 + 16 * i, 16);
 }
 
-/* The offset of component C in an area of SIZE bytes: Intel's, as gdb
-   has it, when the component fits there; else this CPU's (a live
-   process, a core of an AMD CPU made here); else 0.  */
-static size_t component_offset(const struct component *c, size_t size, bool live)
+/* Where the components are: at Intel's offsets, at AMD's, or at this
+   CPU's (CPUID leaf 0xD).  */
+enum layout { LAYOUT_INTEL, LAYOUT_CPUID, LAYOUT_AMD };
+
+static size_t offset_in(enum layout layout, const struct component *c)
 {
 	unsigned eax, ebx, ecx, edx;
-	bool have_cpuid = __get_cpuid_count(0xd, c->bit, &eax, &ebx, &ecx, &edx) &&
-			  eax == c->size && ebx >= XSAVE_HEADER_END;
-	if (live && have_cpuid && ebx + eax <= size)
-		return ebx;
-	if (c->intel_offset + c->size <= size)
+	switch (layout) {
+	case LAYOUT_INTEL:
 		return c->intel_offset;
-	if (have_cpuid && ebx + eax <= size)
+	case LAYOUT_CPUID:
+		if (!__get_cpuid_count(0xd, c->bit, &eax, &ebx, &ecx, &edx) || eax != c->size ||
+		    ebx < XSAVE_HEADER_END)
+			return 0;
 		return ebx;
+	case LAYOUT_AMD:
+		return c->amd_offset;
+	}
 	return 0;
+}
+
+/* Whether every component XCR0 enables is inside an area of SIZE bytes
+   laid out as LAYOUT says.  */
+static bool layout_fits(enum layout layout, uint64_t xcr0, size_t size)
+{
+	for (size_t i = 0; i < SG_ARRAY_SIZE(components); i++) {
+		const struct component *c = &components[i];
+		if (!(xcr0 >> c->bit & 1))
+			continue;
+		size_t off = offset_in(layout, c);
+		if (!off || off + c->size > size)
+			return false;
+	}
+	return true;
+}
+
+/* The layout of an area of SIZE bytes: a live thread's is this CPU's;
+   a core's Intel's (gdb's) when it fits, else AMD's, else this CPU's.
+   False when none fits: only the legacy area is read.  */
+static bool choose_layout(uint64_t xcr0, size_t size, bool live, enum layout *ret)
+{
+	static const enum layout live_order[] = { LAYOUT_CPUID, LAYOUT_INTEL };
+	static const enum layout core_order[] = { LAYOUT_INTEL, LAYOUT_AMD, LAYOUT_CPUID };
+	const enum layout *order = live ? live_order : core_order;
+	size_t n = live ? SG_ARRAY_SIZE(live_order) : SG_ARRAY_SIZE(core_order);
+	for (size_t i = 0; i < n; i++) {
+		if (layout_fits(order[i], xcr0, size)) {
+			*ret = order[i];
+			return true;
+		}
+	}
+	return false;
 }
 
 static void take_xsave(const unsigned char *area, size_t size, bool live, struct sg_xregs *x)
@@ -138,13 +177,14 @@ static void take_xsave(const unsigned char *area, size_t size, bool live, struct
 	/* MXCSR is saved with SSE or AVX state; gdb takes its initial value
 	   when both are absent.  */
 	take_legacy(area, bv & X87, bv & SSE, !(bv & (SSE | AVX)), x);
+	enum layout layout;
+	if (!choose_layout(x->xcr0, size, live, &layout))
+		return;
 	for (size_t i = 0; i < SG_ARRAY_SIZE(components); i++) {
 		const struct component *c = &components[i];
 		if (!(x->xcr0 >> c->bit & 1) || !(bv >> c->bit & 1))
 			continue;
-		size_t off = component_offset(c, size, live);
-		if (!off)
-			continue;
+		size_t off = offset_in(layout, c);
 		const unsigned char *p = area + off;
 		switch (c->bit) {
 		case 2:
