@@ -280,12 +280,25 @@ static struct sg_error *parse_files(struct sg_elfcore *c, const unsigned char *d
 	return NULL;
 }
 
+/* DESC (SIZE bytes) is at byte OFFSET of the file.  */
 static struct sg_error *parse_note(struct sg_elfcore *c, uint32_t type, const char *name,
-				   size_t namesz, const unsigned char *desc, size_t size)
+				   size_t namesz, const unsigned char *desc, size_t size,
+				   uint64_t offset)
 {
 	bool core = namesz == 5 && !memcmp(name, "CORE", 5);
+	bool linux_ = namesz == 6 && !memcmp(name, "LINUX", 6);
+	if (linux_ && type == NT_X86_XSTATE && c->nthreads) {
+		/* The thread's XSAVE area follows its NT_PRSTATUS; its
+		   bytes are read when a command asks for them.  */
+		struct sg_elfcore_thread *t = &c->threads[c->nthreads - 1];
+		if (!t->xstate_size && size >= SG_FPREGSET_SIZE) {
+			t->xstate_offset = offset;
+			t->xstate_size = size;
+		}
+		return NULL;
+	}
 	if (!core)
-		return NULL;	/* "LINUX" notes (xstate and the like) are not read */
+		return NULL;	/* other "LINUX" notes are not read */
 	switch (type) {
 	case NT_PRSTATUS:
 		return add_thread(c, desc, size);
@@ -374,7 +387,7 @@ static struct sg_error *read_notes(struct sg_elfcore *c, const Elf64_Phdr *ph)
 		}
 		const char *name = (const char *)buf + at;
 		at += name_room;
-		err = parse_note(c, nh.n_type, name, namesz, buf + at, descsz);
+		err = parse_note(c, nh.n_type, name, namesz, buf + at, descsz, ph->p_offset + at);
 		at += (descsz + 3) & ~(size_t)3;
 		if (at > size)
 			at = size;
@@ -452,6 +465,7 @@ static struct sg_error *read_headers(struct sg_elfcore *c)
 			.vaddr = ph[i].p_vaddr, .memsz = ph[i].p_memsz,
 			.offset = ph[i].p_offset, .filesz = ph[i].p_filesz,
 			.flags = ph[i].p_flags,
+			.phindex = (uint32_t)i, .header_filesz = ph[i].p_filesz,
 		};
 		if (s.filesz > s.memsz)
 			s.filesz = s.memsz;
@@ -542,6 +556,19 @@ const struct sg_elfcore_segment *sg_elfcore_segment_at(const struct sg_elfcore *
 	}
 	if (lo < c->nsegments && c->segments[lo].vaddr <= address)
 		return &c->segments[lo];
+	return NULL;
+}
+
+struct sg_error *sg_elfcore_xstate(const struct sg_elfcore *c, size_t index, void *buf,
+				   size_t size, size_t *len_ret)
+{
+	if (index >= c->nthreads || !c->threads[index].xstate_size)
+		return &sg_not_found;
+	const struct sg_elfcore_thread *t = &c->threads[index];
+	size_t n = t->xstate_size < size ? t->xstate_size : size;
+	if (!read_at(c->fd, buf, n, t->xstate_offset))
+		return sg_error_os(errno ? errno : EIO, "cannot read the core's NT_X86_XSTATE");
+	*len_ret = n;
 	return NULL;
 }
 

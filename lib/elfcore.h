@@ -25,6 +25,11 @@ struct sg_elfcore_thread {
 	struct sg_regs regs;
 	bool has_fpregs;
 	unsigned char fpregs[SG_FPREGSET_SIZE];
+	/* NT_X86_XSTATE, the XSAVE area: where its bytes are in the file
+	   (read when asked for: with AMX it is 11 kB a thread); size 0 if
+	   the core has none.  */
+	uint64_t xstate_offset;
+	size_t xstate_size;
 };
 
 /* A PT_LOAD header, its file part clipped to what the file holds.  */
@@ -32,6 +37,11 @@ struct sg_elfcore_segment {
 	uint64_t vaddr, memsz;
 	uint64_t offset, filesz;
 	uint32_t flags;		/* PF_R, PF_W, PF_X */
+	/* Its index among the program headers, and the file size the
+	   header gave (before any cut): BFD, and so gdb, names the
+	   segment's sections after them ("load3", "load8a").  */
+	uint32_t phindex;
+	uint64_t header_filesz;
 	/* The file ends inside the segment's data: past FILESZ the memory
 	   is lost, not the mapped file's (its first contents, not the
 	   process's).  */
@@ -78,5 +88,9 @@ const struct sg_elfcore_segment *sg_elfcore_segment_at(const struct sg_elfcore *
 /* The NT_FILE entry holding ADDRESS, or NULL.  */
 const struct sg_elfcore_file *sg_elfcore_file_at(const struct sg_elfcore *core,
 						 uint64_t address);
+/* The NT_X86_XSTATE of thread INDEX into BUF (SIZE bytes at most), its
+   size in *LEN_RET; &sg_not_found when the core has none for it.  */
+struct sg_error *sg_elfcore_xstate(const struct sg_elfcore *core, size_t index, void *buf,
+				   size_t size, size_t *len_ret);
 
 #endif

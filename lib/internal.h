@@ -484,4 +484,12 @@ void sg_free_words(char **words, size_t n);
 /* Wrap libdwfl's last error: "WHAT: dwfl message".  */
 struct sg_error *sg_error_dwfl(const char *what) SG_RETURNS_NONNULL;
 
+/* target-core.c: the floating-point and vector state of thread INDEX of
+   the core target T: its XSAVE area (NT_X86_XSTATE, *XSTATE_RET true),
+   else its FXSAVE area (NT_FPREGSET, 512 bytes), into BUF (SIZE bytes at
+   most), with the size in *LEN_RET.  &sg_not_found when T is not a core
+   or recorded neither.  */
+struct sg_error *sg_core_thread_fpstate(const struct sg_target *t, size_t index, void *buf,
+					size_t size, size_t *len_ret, bool *xstate_ret);
+
 #endif

@@ -668,3 +668,65 @@ bool sg_core_info(const struct sg_target *t, struct sg_core_info *ret)
 	}
 	return true;
 }
+
+struct sg_error *sg_core_thread_fpstate(const struct sg_target *t, size_t index, void *buf,
+					size_t size, size_t *len_ret, bool *xstate_ret)
+{
+	const struct core_target *c = as_core(t);
+	if (!c || !c->core || index >= c->core->nthreads)
+		return &sg_not_found;
+	struct sg_error *err = sg_elfcore_xstate(c->core, index, buf, size, len_ret);
+	if (err != &sg_not_found) {
+		*xstate_ret = true;
+		return err;
+	}
+	const struct sg_elfcore_thread *th = &c->core->threads[index];
+	if (!th->has_fpregs || size < SG_FPREGSET_SIZE)
+		return &sg_not_found;
+	memcpy(buf, th->fpregs, SG_FPREGSET_SIZE);
+	*len_ret = SG_FPREGSET_SIZE;
+	*xstate_ret = false;
+	return NULL;
+}
+
+static int segment_index_cmp(const void *a, const void *b)
+{
+	const struct sg_elfcore_segment *const *x = a, *const *y = b;
+	return (*x)->phindex < (*y)->phindex ? -1 : (*x)->phindex > (*y)->phindex;
+}
+
+bool sg_core_sections(const struct sg_target *t, sg_section_fn *fn, void *arg)
+{
+	const struct core_target *c = as_core(t);
+	if (!c || !c->core)
+		return false;
+	const struct sg_elfcore *core = c->core;
+	const struct sg_elfcore_segment **order = malloc((core->nsegments + 1) * sizeof(*order));
+	if (!order)
+		return true;
+	for (size_t i = 0; i < core->nsegments; i++)
+		order[i] = &core->segments[i];
+	qsort(order, core->nsegments, sizeof(*order), segment_index_cmp);
+	for (size_t i = 0; i < core->nsegments; i++) {
+		const struct sg_elfcore_segment *s = order[i];
+		uint64_t filesz = s->header_filesz < s->memsz ? s->header_filesz : s->memsz;
+		bool split = filesz && filesz < s->memsz;
+		char name[32];
+		struct sg_section sec = { .start = s->vaddr, .end = s->vaddr + s->memsz, .name = name };
+		if (split) {
+			snprintf(name, sizeof(name), "load%" PRIu32 "a", s->phindex);
+			sec.end = s->vaddr + filesz;
+			if (fn(&sec, arg) != SG_CB_OK)
+				break;
+			snprintf(name, sizeof(name), "load%" PRIu32 "b", s->phindex);
+			sec.start = sec.end;
+			sec.end = s->vaddr + s->memsz;
+		} else {
+			snprintf(name, sizeof(name), "load%" PRIu32, s->phindex);
+		}
+		if (fn(&sec, arg) != SG_CB_OK)
+			break;
+	}
+	free(order);
+	return true;
+}

@@ -73,6 +73,65 @@ struct sg_core_write_stats {
 SG_PUBLIC struct sg_error *sg_core_write(struct sg_target *target, const char *path,
 					 struct sg_core_write_stats *ret) SG_NONNULL(1, 2);
 
+/* ABI 1.7.  A thread's x87, SSE, AVX, AVX-512 and PKU registers, from
+   its XSAVE area: PTRACE_GETREGSET NT_X86_XSTATE on a stopped process,
+   the NT_X86_XSTATE note (else NT_FPREGSET) of a core.  A component the
+   area marks absent (XSTATE_BV) is in its initial state: zeros, with
+   the x87 control word 0x37f and MXCSR 0x1f80.  */
+struct sg_xregs {
+	/* XCR0 as the area records it: the register files the process has
+	   (bit 0 x87, 1 SSE, 2 AVX, 5-7 AVX-512, 9 PKU); x87 and SSE always
+	   (x86-64 has them), so 3 for an FXSAVE area alone.  */
+	uint64_t xcr0;
+	uint16_t fctrl, fstat;
+	uint16_t ftag;		/* the full tag word, 2 bits a register, as FSTENV has it */
+	uint16_t fop;		/* the last opcode, 11 bits */
+	uint32_t fioff, fiseg, fooff, foseg;	/* the last instruction and operand */
+	uint32_t mxcsr;
+	unsigned char st[8][10];	/* ST(0)-ST(7), 80-bit, little-endian */
+	/* zmmN: its first 16 bytes are xmmN, its first 32 ymmN.  */
+	unsigned char zmm[32][64];
+	uint64_t k[8];		/* AVX-512 opmasks */
+	uint32_t pkru;
+};
+/* Fill *RET for THREAD of TARGET.  Errors: a snapshot (its threads run
+   on), a core without the notes, ptrace failing.  */
+SG_PUBLIC struct sg_error *sg_thread_xregs(struct sg_target *target,
+					   const struct sg_thread *thread, struct sg_xregs *ret)
+	SG_NONNULL(1, 2, 3);
+
+/* ABI 1.7.  A section as gdb's "info files" lists it: [START, END)
+   holds NAME (borrowed for the callback's time).  */
+struct sg_section {
+	uint64_t start, end;
+	const char *name;
+};
+/* Called for each section; returns SG_CB_OK to go on, SG_CB_ABORT to
+   stop.  */
+typedef int sg_section_fn(const struct sg_section *section, void *arg);
+struct sg_module;
+/* The sections of MOD's ELF file that the program has in memory
+   (SHF_ALLOC, not empty), in the file's order, at their run-time
+   addresses.  Errors: MOD has no ELF file (a core's library not found).  */
+SG_PUBLIC struct sg_error *sg_module_sections(struct sg_module *mod, sg_section_fn *fn,
+					      void *arg) SG_NONNULL(1, 2);
+/* MOD's entry point at run time (e_entry plus the load bias) into *RET;
+   false when MOD has no ELF file.  */
+SG_PUBLIC bool sg_module_entry(struct sg_module *mod, uint64_t *ret) SG_NONNULL(1, 2);
+/* The memory of the core TARGET as BFD (and so gdb) names it: for the
+   PT_LOAD header at index N, "loadN"; split in "loadNa" (what the file
+   holds) and "loadNb" (the rest) when the file holds part of it.  In
+   the headers' order.  False when TARGET is not a core.  */
+SG_PUBLIC bool sg_core_sections(const struct sg_target *target, sg_section_fn *fn, void *arg)
+	SG_NONNULL(1, 2);
+
+/* ABI 1.7.  The modules of the dynamic linker's list (_r_debug.r_map)
+   in its order, gdb's order of shared libraries, into RET (room for MAX):
+   how many.  The executable and the vDSO are left out.  0 for a static
+   program, or when the list cannot be read.  */
+SG_PUBLIC size_t sg_target_link_map_modules(struct sg_target *target, struct sg_module **ret,
+					    size_t max) SG_NONNULL(1);
+
 SG_END_DECLS
 
 #endif
