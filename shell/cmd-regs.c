@@ -5,6 +5,7 @@
    with SSE alone; the narrower ones are asked for by name.  */
 #include <config.h>
 #include "procinfo.h"
+#include "eval.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -46,7 +47,7 @@ void shell_print_register(struct sg_target *t, const struct sg_regs *regs, enum 
 	switch (r) {
 	case SG_REG_RIP: {
 		int n = snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
-		shell_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
+		sg_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
 		break;
 	}
 	case SG_REG_RBP:
@@ -54,7 +55,7 @@ void shell_print_register(struct sg_target *t, const struct sg_regs *regs, enum 
 		snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
 		break;
 	case SG_REG_EFLAGS:
-		shell_eflags_text(v, natural, sizeof(natural));
+		sg_eflags_text(v, natural, sizeof(natural));
 		break;
 	default:
 		snprintf(natural, sizeof(natural), "%" PRId64, (int64_t)v);
