@@ -3,6 +3,7 @@
 #include <config.h>
 #include "eval.h"
 #include "shell.h"
+#include "procinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -847,45 +848,15 @@ static struct sg_error *cmd_info_frame(struct sg_session *s, const char *args, s
 	return NULL;
 }
 
-/* gdb's order for "info registers".  */
+/* gdb's order for "info registers": the general registers, then (from
+   the XSAVE area, where the CPU has AVX-512) k0-k7.  gdb 13 shows no
+   fs_base or gs_base here; they are still there by name.  */
 static const enum sg_reg info_order[] = {
 	SG_REG_RAX, SG_REG_RBX, SG_REG_RCX, SG_REG_RDX, SG_REG_RSI, SG_REG_RDI, SG_REG_RBP,
 	SG_REG_RSP, SG_REG_R8, SG_REG_R9, SG_REG_R10, SG_REG_R11, SG_REG_R12, SG_REG_R13,
 	SG_REG_R14, SG_REG_R15, SG_REG_RIP, SG_REG_EFLAGS, SG_REG_CS, SG_REG_SS, SG_REG_DS,
-	SG_REG_ES, SG_REG_FS, SG_REG_GS, SG_REG_FS_BASE, SG_REG_GS_BASE,
+	SG_REG_ES, SG_REG_FS, SG_REG_GS,
 };
-
-static void print_register(struct sg_target *t, const struct sg_regs *regs, enum sg_reg r,
-			   struct sg_out *out)
-{
-	const char *name = sg_reg_name(r);
-	if (!sg_regs_has(regs, r)) {
-		sg_out_printf(out, "%-15s<not saved>\n", name);
-		sg_out_null(out, name);
-		return;
-	}
-	uint64_t v = regs->r[r];
-	char hex[32], natural[512];
-	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
-	switch (r) {
-	case SG_REG_RIP: {
-		int n = snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
-		sg_symbol_suffix(t, v, natural + n, sizeof(natural) - n);
-		break;
-	}
-	case SG_REG_RBP:
-	case SG_REG_RSP:
-		snprintf(natural, sizeof(natural), "0x%" PRIx64, v);
-		break;
-	case SG_REG_EFLAGS:
-		sg_eflags_text(v, natural, sizeof(natural));
-		break;
-	default:
-		snprintf(natural, sizeof(natural), "%" PRId64, (int64_t)v);
-	}
-	sg_out_printf(out, "%-15s%-19s%s\n", name, hex, natural);
-	sg_out_hex(out, name, v);
-}
 
 static struct sg_error *cmd_info_registers(struct sg_session *s, const char *args,
 					   struct sg_out *out, void *arg)
@@ -899,18 +870,32 @@ static struct sg_error *cmd_info_registers(struct sg_session *s, const char *arg
 	sg_out_object_begin(out, "registers");
 	if (!*args) {
 		for (size_t i = 0; i < sizeof(info_order) / sizeof(info_order[0]); i++)
-			print_register(t, f->regs, info_order[i], out);
+			shell_print_register(t, f->regs, info_order[i], sg_reg_name(info_order[i]),
+					     out);
+		for (int k = 0; k < 8 && !err; k++) {
+			char name[4] = { 'k', (char)('0' + k), 0 };
+			err = shell_print_vector_register(s, name, out);
+			if (err == &sg_not_found)
+				err = NULL;	/* no AVX-512 */
+		}
 	} else {
 		char *copy = strdup(args), *save = NULL;
 		if (!copy)
 			return &sg_enomem;
 		for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			const char *name = w[0] == '$' ? w + 1 : w;
 			int r = sg_reg_lookup(w);
 			if (r < 0 || r == SG_REG_ORIG_RAX) {
-				err = sg_error_format(SG_ERROR_LOOKUP, "Invalid register `%s'", w[0] == '$' ? w + 1 : w);
-				break;
+				/* st0, mxcsr, xmm0, k1, ...  */
+				err = shell_print_vector_register(s, name, out);
+				if (err == &sg_not_found)
+					err = sg_error_format(SG_ERROR_LOOKUP, "Invalid register `%s'",
+							      name);
+				if (err)
+					break;
+				continue;
 			}
-			print_register(t, f->regs, r, out);
+			shell_print_register(t, f->regs, r, name, out);
 		}
 		free(copy);
 	}

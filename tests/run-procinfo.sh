@@ -111,8 +111,17 @@ if have_gdb; then
 	is "$by_name" "$GDB_OUT" "live: registers by name: gdb's text"
 	gdb_live "$pid" 'info registers foo'
 	is "$GDB_ERR" "Invalid register \`foo'" "live: gdb's error for a bad name is the same"
+	# info registers: gdb's columns (the natural value at 35), k0-k7
+	# after gs where the CPU has them, and the XSAVE registers by name.
+	for c in 'info registers' 'info registers rip pc k1 xmm0 st0 mxcsr'; do
+		sg -p "$pid" -ex "$c"
+		gdb_live "$pid" "$c"
+		is "$OUT" "$GDB_OUT" "live: $c: gdb's text"
+	done
 else
 	skip "gdb is not installed: no reference for info all-registers"
+	skip "gdb is not installed"
+	skip "gdb is not installed"
 	skip "gdb is not installed"
 	skip "gdb is not installed"
 fi
