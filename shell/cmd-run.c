@@ -111,9 +111,9 @@ static void report_end(const struct sg_run_event *ev, struct sg_out *out)
 		sg_out_string(out, "signal", name);
 		return;
 	}
-	/* gdb writes the code in octal.  */
+	/* gdb writes the code in octal, after a 0.  */
 	if (ev->exit_code)
-		sg_out_printf(out, "[Inferior 1 (process %d) exited with code %02o]\n", (int)ev->pid,
+		sg_out_printf(out, "[Inferior 1 (process %d) exited with code 0%o]\n", (int)ev->pid,
 			      (unsigned)ev->exit_code);
 	else
 		sg_out_printf(out, "[Inferior 1 (process %d) exited normally]\n", (int)ev->pid);

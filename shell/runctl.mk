@@ -2,3 +2,5 @@
 shell_spyglass_SOURCES += shell/cmd-run.c
 EXTRA_DIST += shell/runctl.mk
 lib_libsgcore_la_SOURCES += lib/runctl.c
+TESTS += tests/run-continue.sh
+EXTRA_DIST += tests/run-continue.sh
