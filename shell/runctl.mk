@@ -4,3 +4,5 @@ EXTRA_DIST += shell/runctl.mk
 lib_libsgcore_la_SOURCES += lib/runctl.c
 TESTS += tests/run-continue.sh
 EXTRA_DIST += tests/run-continue.sh
+TESTS += tests/run-interrupt.sh
+EXTRA_DIST += tests/run-interrupt.sh
