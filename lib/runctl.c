@@ -536,9 +536,12 @@ struct sg_error *sg_session_continue(struct sg_session *s, struct sg_run_event *
 	}
 	err = finish_stop(&r, s);
 	if (!err) {
-		/* A dlopen or an exec while it ran: the modules again.  */
+		/* A dlopen or an exec while it ran: the modules again.  Then
+		   what the handlers find once per target (a runtime's
+		   tables, which may have moved), as after an attach.  */
 		sg_error_destroy(sg_target_refresh_modules(t));
 		sg_session_memory_changed(s);
+		sg_registry_prepare_target(s, t);
 	}
 	ret->kind = r.signal ? SG_RUN_SIGNAL : SG_RUN_INTERRUPTED;
 	ret->signal = r.signal ? r.signal : SIGINT;
