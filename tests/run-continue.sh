@@ -167,6 +167,35 @@ start_fixture "$FIXTURES/sg-threads" 3 || exit 1
 pid=$FIXTURE_PID
 
 
+# A process that creates and joins threads all the time: each stop
+# takes in the threads born while it ran and drops those that ended,
+# and the process runs on afterwards.
+start_fixture "$FIXTURES/sg-threads" 3 spawn || exit 1
+spid=$FIXTURE_PID
+timeout -k 5 60 "$SG_BIN" -nx -batch -p "$spid" -ex continue -ex 'info threads' -ex continue \
+	-ex 'info threads' -ex 'thread apply all bt 1' >"$testdir/spawn.sg" 2>&1 &
+dpid=$!
+sg_pids+=("$dpid")
+for i in 1 2; do
+	wait_for 20 eval '[ "$(tracer_of "$spid")" != 0 ]'
+	sleep 0.3
+	kill -CONT "$spid"
+done
+wait "$dpid"
+spawn_status=$?
+spawn_out=$(cat "$testdir/spawn.sg")
+is "$spawn_status:$(grep -c 'received signal SIGCONT, Continued\.$' <<<"$spawn_out")" "0:2" \
+	"threads born and joined while it runs: both stops reported, the batch succeeds"
+# The rows of the last info threads.
+rows=$(awk '/^  Id +Target Id/ { n = 0; on = 1; next }
+	on && /^[* ] [0-9]+ +LWP/ { n++; next } { on = 0 } END { print n + 0 }' <<<"$spawn_out")
+ok $((rows >= 4 ? 0 : 1)) "  info threads after the second stop: $rows threads, the 4 that live on among them"
+is "$(grep -c '^Thread [0-9]* (LWP' <<<"$spawn_out")" "$rows" \
+	"  thread apply all bt goes over the same threads"
+sleep 0.2
+check_threads "$spid" "  and the process runs on, no thread stopped or traced"
+stop_fixture "$spid"
+
 # kill: gdb's question, answered, and gdb's line.
 sg -p "$pid" -ex kill -ex 'info threads' -ex kill
 is "$(printf '%s\n' "$OUT" | head -n 2)" "Kill the program being debugged? (y or n) [answered Y; input not from terminal]
