@@ -81,6 +81,11 @@ struct run {
 	bool stopping;		/* every thread is being stopped */
 	bool exited;		/* the process's exit was reaped */
 	int exit_status;
+	/* The last thread's exit: the process's when its leader is not
+	   ours to wait for (it called pthread_exit before the attach, and
+	   is its parent's zombie).  */
+	bool any_exit;
+	int last_status;
 	pid_t signal_tid;	/* the thread whose signal stopped the target */
 	int signal;
 	struct sg_error *failed;
@@ -197,6 +202,8 @@ static void handle_exit(struct run *r, struct rthread *th, pid_t tid, int status
 		th->gone = true;
 		th->stopped = false;
 	}
+	r->any_exit = true;
+	r->last_status = status;
 	/* The leader's exit is reported last: it is the process's.  */
 	if (tid == r->t->pid) {
 		r->exited = true;
@@ -310,10 +317,13 @@ static void wait_run(struct run *r)
 			continue;
 		}
 		if (tid < 0 && errno == ECHILD) {
-			/* Nothing of ours is left: the process was reaped
-			   by someone else (it cannot be), or its leader is
-			   not ours to wait for.  */
+			/* Nothing of ours is left: the leader is not ours to
+			   wait for, and the last thread's exit is the
+			   process's.  (A fatal signal to such a process kills
+			   it at once, without a stop: the leader, which the
+			   kernel asks, is not traced.)  */
 			r->exited = true;
+			r->exit_status = r->any_exit ? r->last_status : 0;
 			break;
 		}
 		if (r->stopping && all_stopped(r) && !all_gone(r))

@@ -196,6 +196,24 @@ sleep 0.2
 check_threads "$spid" "  and the process runs on, no thread stopped or traced"
 stop_fixture "$spid"
 
+# A process whose leader called pthread_exit (gdb refuses it): a fatal
+# signal kills it without a stop, as its leader, which the kernel asks,
+# is not traced; the end is the last thread's.
+start_fixture "$FIXTURES/sg-leaderexit" 3 || exit 1
+lpid=$FIXTURE_PID
+wait_for 5 eval '[ "$(proc_state "$lpid")" = Z ]'
+timeout -k 5 60 "$SG_BIN" -nx -batch -p "$lpid" -ex continue >"$testdir/leader.sg" 2>&1 &
+dpid=$!
+sg_pids+=("$dpid")
+wait_for 20 eval 'grep -q "TracerPid:[[:space:]]*[1-9]" /proc/'"$lpid"'/task/*/status'
+sleep 0.3
+kill -USR2 "$lpid"
+wait "$dpid"
+is "$(cat "$testdir/leader.sg")" "
+Program terminated with signal SIGUSR2, User defined signal 2.
+The program no longer exists." "a process with a zombie leader, killed by SIGUSR2 while it runs: how it ended"
+stop_fixture "$lpid"
+
 # kill: gdb's question, answered, and gdb's line.
 sg -p "$pid" -ex kill -ex 'info threads' -ex kill
 is "$(printf '%s\n' "$OUT" | head -n 2)" "Kill the program being debugged? (y or n) [answered Y; input not from terminal]
