@@ -219,6 +219,11 @@ static struct sg_error *cmd_kill(struct sg_session *s, const char *args, struct 
 		return sg_error_create(SG_ERROR_TARGET, "You can't do that without a process to debug.");
 	if (*args)
 		return sg_error_format(SG_ERROR_USAGE, "Usage: kill (no arguments; got \"%s\")", args);
+	/* Refused before the question: nothing to confirm.  */
+	if (sg_target_is_snapshot(t, NULL)) {
+		pid_t pid;
+		return sg_session_kill(s, &pid);
+	}
 	bool yes;
 	struct sg_error *err = query(sh, "Kill the program being debugged? ", &yes);
 	if (err)

@@ -274,6 +274,16 @@ fi
 sg -ex 'continue x'
 is "$ERR" "The program is not being run." "continue x without a target: the target is checked first"
 
+# A snapshot's process runs on untraced: nothing to continue or kill.
+start_fixture "$FIXTURES/sg-threads" 3 || exit 1
+pid=$FIXTURE_PID
+sg -ex 'set snapshot on' -ex "attach $pid" -ex continue -ex kill
+is "$ERR" "process $pid runs on untraced since its snapshot was taken: detach, then attach $pid to control it
+process $pid runs on untraced since its snapshot was taken; spyglass does not kill it" \
+	"continue and kill on a snapshot: one line each, no question"
+check_running "$pid" "  the process runs on"
+stop_fixture "$pid"
+
 # continue N: an ignore count, with no breakpoint to ignore.
 start_target
 timeout -k 5 60 "$SG_BIN" -nx -batch -p "$tpid" -ex 'continue 3' >"$testdir/c3.sg" 2>&1 &
