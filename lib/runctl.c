@@ -191,8 +191,12 @@ static void stop_all(struct run *r)
 		if (th->gone || th->stopped)
 			continue;
 		th->state = task_state(r->t->pid, th->tid);
-		/* ESRCH: it is exiting, and the wait reaps it.  */
-		ptrace(PTRACE_INTERRUPT, th->tid, 0, 0);
+		/* ESRCH: it is exiting, and the wait reaps it; or it is no
+		   more, without an exit to reap: a thread that called exec
+		   took the leader's ID, and no stop would ever come.  */
+		if (ptrace(PTRACE_INTERRUPT, th->tid, 0, 0) < 0 && errno == ESRCH &&
+		    th->state == '?' && th->tid != r->t->pid)
+			th->gone = true;
 	}
 }
 
