@@ -214,6 +214,57 @@ Program terminated with signal SIGUSR2, User defined signal 2.
 The program no longer exists." "a process with a zombie leader, killed by SIGUSR2 while it runs: how it ended"
 stop_fixture "$lpid"
 
+# A thread other than the leader calls exec while the process runs: the
+# other threads end, the execing one takes the leader's ID, and the next
+# stop shows the new program with its one thread (no wait for the
+# thread ID that is no more).
+cat >"$testdir/execer.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+static void *run(void *arg)
+{
+	sleep(1);
+	execl("/bin/sleep", "sleep", "60", (char *)0);
+	return arg;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, 0, run, 0);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+EOF
+if ${CC:-cc} -g -pthread -o "$testdir/execer" "$testdir/execer.c" 2>/dev/null; then
+	start_fixture "$testdir/execer" || exit 1
+	epid=$FIXTURE_PID
+	timeout -k 5 60 "$SG_BIN" -nx -batch -p "$epid" -ex continue -ex 'info threads' \
+		>"$testdir/exec.sg" 2>&1 &
+	dpid=$!
+	sg_pids+=("$dpid")
+	wait_for 10 eval '[ "$(cat /proc/'"$epid"'/comm 2>/dev/null)" = sleep ]'
+	sleep 0.3
+	kill -CONT "$epid"
+	wait "$dpid"
+	exec_status=$?
+	exec_out=$(cat "$testdir/exec.sg")
+	is "$exec_status:$(head -n 2 <<<"$exec_out")" "0:
+Program received signal SIGCONT, Continued." \
+		"exec by a thread while it runs: the next stop comes, in a program of one thread"
+	is "$(grep -cE '^[* ] [0-9]+ +LWP' <<<"$exec_out")" 1 "  info threads: the one thread"
+	like "$exec_out" "LWP $epid \"sleep\"" "  the leader's ID, the new program's name"
+	check_running "$epid" "  and the new program runs on"
+	stop_fixture "$epid"
+else
+	skip "no C compiler for the exec fixture"
+	skip "no C compiler for the exec fixture"
+	skip "no C compiler for the exec fixture"
+	skip "no C compiler for the exec fixture"
+fi
+
 # kill: gdb's question, answered, and gdb's line.
 sg -p "$pid" -ex kill -ex 'info threads' -ex kill
 is "$(printf '%s\n' "$OUT" | head -n 2)" "Kill the program being debugged? (y or n) [answered Y; input not from terminal]
