@@ -66,9 +66,10 @@ static void new_shell(struct shell *sh)
 {
 	/* What reaches outside the process (cd moves the fuzzer's own
 	   working folder), and detach, which would leave the harness
-	   without its target.  */
+	   without its target, as continue and kill would a live one
+	   (continue would wait for it).  */
 	static const char *const outside[] = { "shell", "source", "plugin load", "attach",
-					       "detach", "cd" };
+					       "detach", "cd", "continue", "kill" };
 	static const struct sg_plugin_info *const plugins[] = {
 		&sg_fuzz_plugin_cfi, &sg_fuzz_plugin_fp,
 		&sg_fuzz_plugin_libstdcxx, &sg_fuzz_plugin_libcxx,

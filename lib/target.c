@@ -100,7 +100,12 @@ struct sg_module *sg_target_exe_module(struct sg_target *t)
 
 struct sg_error *sg_target_exited(struct sg_target *t)
 {
-	return t->gone ? sg_target_gone_error(t) : NULL;
+	return t->gone ? sg_target_gone_error(t) : sg_target_interrupted();
+}
+
+struct sg_error *sg_target_interrupted(void)
+{
+	return sg_interrupt_pending() ? sg_interrupt_error() : NULL;
 }
 
 struct sg_error *sg_target_gone_error(struct sg_target *t)
@@ -228,6 +233,10 @@ struct sg_error *sg_target_read(struct sg_target *target, uint64_t address, void
 		return overlay_read(o, address, buf, size);
 	if (target->gone)
 		return sg_target_gone_error(target);
+	/* Ctrl-C: a command reading memory in a loop stops at its next
+	   read, page-cache hits included.  */
+	if (sg_interrupt_pending())
+		return sg_interrupt_error();
 	target->stats.reads++;
 	target->stats.bytes_read += size;
 	/* Small reads (unwinding, list walks) go through a page cache: the
@@ -264,6 +273,10 @@ struct sg_error *sg_target_read_string(struct sg_target *target, uint64_t addres
 	sg_buf_init(&b);
 	bool truncated = true;
 	while (b.len < max) {
+		if (sg_interrupt_pending()) {
+			sg_buf_deinit(&b);
+			return sg_interrupt_error();
+		}
 		uint64_t at = address + b.len;
 		uint64_t page = at & ~(uint64_t)(SG_PAGE_SIZE - 1);
 		size_t want = SG_PAGE_SIZE - (at - page);

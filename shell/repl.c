@@ -16,12 +16,14 @@ static struct shell *repl_shell;
 static sigjmp_buf prompt_jmp;
 static volatile sig_atomic_t at_prompt;
 
-/* Ctrl-C at the prompt drops the line, as in gdb; during a command it is
-   ignored (commands are short and bounded).  */
+/* Ctrl-C at the prompt drops the line, as in gdb; during a command it
+   raises the library's interrupt flag: a command reading memory stops
+   with "Quit", and continue stops the target (lib/runctl.c).  */
 static void on_sigint(int sig)
 {
 	if (at_prompt)
 		siglongjmp(prompt_jmp, 1);
+	sg_interrupt_request();
 }
 
 struct candidates {

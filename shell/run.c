@@ -66,14 +66,33 @@ static void print_error(struct shell *sh, const struct sg_error *err, const char
 		fprintf(stderr, "%s\n", sg_error_message(err));
 }
 
+/* Lines running: one inside another (source, thread apply).  */
+static int run_depth;
+
 bool shell_run_line(struct shell *sh, const char *line, const char *where)
 {
 	const char *p = line + strspn(line, " \t");
 	if (!*p || *p == '#' || *p == '\n')
 		return true;
 	shell_sync_output(sh);
+	/* A Ctrl-C before this command is not this command's.  */
+	if (!run_depth)
+		sg_interrupt_clear();
 	sg_out_begin(sh->out);
+	run_depth++;
 	struct sg_error *err = sg_command_execute(sh->session, line, sh->out);
+	run_depth--;
+	/* Ctrl-C during the command (continue takes it for itself): the
+	   command was quit, as gdb says, whatever it made of its reads
+	   failing.  */
+	if (sg_interrupt_pending()) {
+		if (!sg_error_is_interrupt(err)) {
+			sg_error_destroy(err);
+			err = sg_interrupt_error();
+		}
+		/* Said once: a source file around it stops without another.  */
+		sg_interrupt_clear();
+	}
 	struct sg_error *shown = err;
 	if (err && where && sg_out_json(sh->out))
 		shown = err = sg_error_prefix(err, "%s", where);

@@ -115,6 +115,60 @@ SG_PUBLIC char *sg_cache_dir(void);
 /* The plugin folder of the install.  */
 SG_PUBLIC const char *sg_plugin_dir(void);
 
+/* ---- Run control (lib/runctl.c) ---- */
+
+/* The process-wide interrupt flag: Ctrl-C at the prompt.  A shell's
+   SIGINT handler calls sg_interrupt_request() (async-signal-safe); from
+   then on, until sg_interrupt_clear(), every read of target memory
+   fails with sg_interrupt_error()'s "Quit", as do sg_target_exited()
+   and sg_target_interrupted(), so that a long command stops with one
+   line.  sg_session_continue() takes it as the order to stop the
+   running target, and clears it.  The shell clears it before each
+   command.  */
+SG_PUBLIC void sg_interrupt_request(void);
+SG_PUBLIC bool sg_interrupt_pending(void);
+SG_PUBLIC void sg_interrupt_clear(void);
+/* A new "Quit" error (SG_ERROR_OTHER), as gdb words an interrupted
+   command.  */
+SG_PUBLIC struct sg_error *sg_interrupt_error(void) SG_RETURNS_NONNULL;
+/* Whether ERR (may be NULL) is such an error.  */
+SG_PUBLIC bool sg_error_is_interrupt(const struct sg_error *err);
+
+/* Why sg_session_continue() returned.  */
+enum sg_run_stop {
+	SG_RUN_INTERRUPTED,	/* the interrupt flag: every thread stopped */
+	SG_RUN_SIGNAL,		/* a signal stopped it, as gdb's stops do */
+	SG_RUN_EXITED,		/* the process exited (EXIT_CODE) */
+	SG_RUN_SIGNALED,	/* the process was killed by SIGNAL */
+};
+struct sg_run_event {
+	enum sg_run_stop kind;
+	pid_t pid;
+	/* SG_RUN_SIGNAL: the thread that received SIGNAL (delivered when
+	   the target is resumed or detached, except SIGINT and SIGTRAP);
+	   SG_RUN_INTERRUPTED: 0, and SIGNAL is SIGINT.  */
+	pid_t tid;
+	int signal;
+	int exit_code;		/* SG_RUN_EXITED */
+};
+/* Resume every thread of the stopped live target and wait until it
+   stops again: at an interrupt (sg_interrupt_request), or when a thread
+   receives a signal that gdb stops for (not SIGALRM, SIGCHLD, SIGWINCH,
+   SIGPROF, SIGVTALRM, SIGURG, SIGIO, glibc's 32 and 33, which pass
+   through), or when the process exits.  Stopped, the target's threads
+   are read again (new ones at the end, exited ones gone) and the thread
+   to show is selected (the signal's; for an interrupt, the one SIGINT
+   would reach).  Exited, the target is dropped: the session has none.
+   Nothing is written into the process.  *RET says which.  Errors: no
+   live target ("The program is not being run."), a snapshot.  */
+SG_PUBLIC struct sg_error *sg_session_continue(struct sg_session *session,
+					       struct sg_run_event *ret) SG_NONNULL(1, 2);
+/* Kill the live target with SIGKILL, reap it and drop it; *PID_RET is
+   its process ID.  A target that had exited already is dropped with
+   the error that says how it ended.  */
+SG_PUBLIC struct sg_error *sg_session_kill(struct sg_session *session, pid_t *pid_ret)
+	SG_NONNULL(1, 2);
+
 SG_END_DECLS
 
 #endif

@@ -156,6 +156,12 @@ SG_PUBLIC struct sg_error *sg_target_set_data(struct sg_target *target, const vo
 SG_PUBLIC void *sg_target_get_data(const struct sg_target *target, const void *key)
 	SG_NONNULL(1, 2);
 
+/* Run control: sg_interrupt_error() ("Quit") when the user asked to
+   interrupt (sg_interrupt_request, session.h), else NULL.  No system
+   call: a long loop can ask after each item.  sg_target_exited() says
+   the same when the process lives.  */
+SG_PUBLIC struct sg_error *sg_target_interrupted(void);
+
 SG_END_DECLS
 
 #endif
