@@ -1509,6 +1509,11 @@ static void put_child_value(struct child_print *c, const struct val *cv)
 static int print_child(const char *name, struct sg_value *child, void *arg)
 {
 	struct child_print *c = arg;
+	/* Ctrl-C: a reader's children may be read before the print, so no
+	   read of target memory comes to fail with Quit; the command does,
+	   once it ends (shell/run.c).  */
+	if (sg_interrupt_pending())
+		return SG_CB_ABORT;
 	if (c->n == c->p->limit || c->p->values >= MAX_VALUES) {
 		/* One past the limit, or the print's values spent: there is
 		   more.  gdb counts a map's keys and values each.  */

@@ -23,7 +23,7 @@ static const struct sg_setting core_settings[] = {
 	  "Upper bound on the number of backtrace levels" },
 	{ "backtrace past-main", SG_SETTING_BOOL, NULL, "off",
 	  "Whether backtraces should continue past \"main\"" },
-	{ "confirm", SG_SETTING_BOOL, NULL, "off",
+	{ "confirm", SG_SETTING_BOOL, NULL, "on",
 	  "Whether to confirm potentially dangerous operations" },
 };
 

@@ -261,10 +261,5 @@ static const struct sg_command run_cmds[] = {
 
 struct sg_error *shell_register_run_commands(struct shell *sh)
 {
-	/* gdb asks before killing the program unless told not to: at the
-	   prompt, "confirm" is on, as in gdb ("set confirm off" in an rc
-	   file or with -ex turns it off).  */
-	struct sg_error *err = sg_setting_set(sh->session, "confirm on");
-	sg_error_destroy(err);
 	return shell_register_table(sh, run_cmds, sizeof(run_cmds) / sizeof(run_cmds[0]));
 }

@@ -923,7 +923,8 @@ static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *
 	size_t physical = 0;
 	uint64_t t0 = sg_now_ns();
 	for (size_t i = 0; i < count; i++) {
-		if ((err = sg_stack_unwind(s, th, NULL, 0, SG_UNWIND_NO_SYMBOLS, &st)))
+		if ((err = sg_target_interrupted()) ||
+		    (err = sg_stack_unwind(s, th, NULL, 0, SG_UNWIND_NO_SYMBOLS, &st)))
 			return err;
 		physical = sg_stack_count(st);
 		sg_stack_destroy(st);
@@ -931,7 +932,7 @@ static struct sg_error *cmd_maint_time_unwind(struct sg_session *s, const char *
 	double raw_us = (sg_now_ns() - t0) / 1e3 / count;
 	t0 = sg_now_ns();
 	for (size_t i = 0; i < count; i++) {
-		if ((err = sg_stack_unwind(s, th, NULL, 0, 0, &st)))
+		if ((err = sg_target_interrupted()) || (err = sg_stack_unwind(s, th, NULL, 0, 0, &st)))
 			return err;
 		sg_stack_destroy(st);
 	}

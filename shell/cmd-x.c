@@ -320,6 +320,10 @@ static struct sg_error *cmd_x(struct sg_session *s, const char *args, struct sg_
 	int per_line = items_per_line(x.fmt, x.size);
 	sg_out_array_begin(out, "values");
 	for (unsigned long i = 0; i < count; i++) {
+		/* The memory was read in one piece: Ctrl-C stops the
+		   formatting (the command ends with Quit, shell/run.c).  */
+		if (sg_interrupt_pending())
+			break;
 		uint64_t v = 0;
 		memcpy(&v, buf + i * x.size, x.size);
 		uint64_t a = addr + i * x.size;

@@ -64,11 +64,10 @@ is "$STATUS:$ERR" "0:" "a -x file of gdb's start-up settings runs to its end, wi
 like "$OUT" '^Auto-load files are safe to load from any directory\.$' "  and its last lines ran"
 sg_vs_gdb_nt "-x: each setting shows as gdb shows it" -x "$testdir/sets-shows.gdb"
 
-# The defaults (debuginfod's depends on DEBUGINFOD_URLS, tested below;
-# confirm is off in spyglass, which never asks).
+# The defaults (debuginfod's depends on DEBUGINFOD_URLS, tested below).
 defaults=()
 for s in "${shows[@]}"; do
-	case $s in 'show debuginfod enabled' | 'show confirm') ;; *) defaults+=(-ex "$s") ;; esac
+	case $s in 'show debuginfod enabled') ;; *) defaults+=(-ex "$s") ;; esac
 done
 sg_vs_gdb_nt "the defaults, as gdb -batch shows them" "${defaults[@]}"
 
