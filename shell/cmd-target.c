@@ -105,7 +105,8 @@ static struct sg_error *cmd_detach(struct sg_session *s, const char *args, struc
 		return NULL;
 	}
 	uint64_t paused = sg_session_last_paused_ns(s);
-	sg_out_printf(out, "Detached from process %d\n", (int)pid);
+	/* gdb's words.  */
+	sg_out_printf(out, "[Inferior 1 (process %d) detached]\n", (int)pid);
 	sg_out_int(out, "pid", pid);
 	sg_out_uint(out, "paused_us", paused / 1000);
 	return NULL;

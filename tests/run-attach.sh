@@ -73,7 +73,7 @@ like "$ERR" '^stats: threads=4 attach_us=[0-9.]+ paused_us=[0-9.]+ detach_us=[0-
 # attach and detach as commands.
 sg -ex "attach $pid" -ex 'info threads' -ex 'detach' -ex 'info threads'
 like "$OUT" "^Attached to process $pid \(.*sg-threads\), 4 threads" "attach command"
-like "$OUT" "^Detached from process $pid" "detach command"
+like "$OUT" "^\\[Inferior 1 \\(process $pid\\) detached\\]$" "detach command: gdb's line"
 like "$ERR" "^no target: " "commands after detach have no target"
 check_running "$pid" "target runs after detach"
 sg -ex "attach $pid" -ex "attach $pid"

@@ -212,7 +212,7 @@ for mode in threads exec fork; do
 	errors=$(grep -c . "$SG_ERRF")
 	ok $((errors > 3)) "  at most a few error lines ($errors)"
 	show_stderr "$SG_ERRF" | head -5
-	is "$(grep -c '^Detached from process' "$testdir/stdout.churn-$mode")" $cycles "  every attach ends in a detach"
+	is "$(grep -c '^\[Inferior 1 (process [0-9]*) detached\]' "$testdir/stdout.churn-$mode")" $cycles "  every attach ends in a detach"
 	is "${held:-none}" none "  after each detach no thread is stopped or traced"
 	runs "$cpid"
 	ok $? "  the target runs"
