@@ -240,7 +240,8 @@ static void strip_cv(Dwarf_Die *type)
 {
 	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
 		int tag = dwarf_tag(type);
-		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) || !sg_die_type(type, type))
+		if ((tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		     tag != DW_TAG_restrict_type) || !sg_die_type(type, type))
 			return;
 	}
 }
@@ -289,8 +290,8 @@ static void resolve(Dwarf_Die *t)
 {
 	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
 		int tag = dwarf_tag(t);
-		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type) ||
-		    !sg_die_type(t, t))
+		if ((tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+		     tag != DW_TAG_restrict_type) || !sg_die_type(t, t))
 			return;
 	}
 }
@@ -826,19 +827,28 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		break;
 	}
 	case DW_TAG_const_type:
-	case DW_TAG_volatile_type: {
-		/* gdb writes "const volatile" whatever order DWARF nests them in.  */
-		bool c_q = tag == DW_TAG_const_type, v_q = !c_q;
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type: {
+		/* gdb writes "const volatile restrict" whatever order DWARF
+		   nests them in.  */
+		bool c_q = tag == DW_TAG_const_type, v_q = tag == DW_TAG_volatile_type;
+		bool r_q = tag == DW_TAG_restrict_type;
 		for (int i = 0; tp && i < 4; i++) {
 			int t2 = dwarf_tag(tp);
-			if (t2 != DW_TAG_const_type && t2 != DW_TAG_volatile_type)
+			if (t2 != DW_TAG_const_type && t2 != DW_TAG_volatile_type &&
+			    t2 != DW_TAG_restrict_type)
 				break;
 			c_q |= t2 == DW_TAG_const_type;
 			v_q |= t2 == DW_TAG_volatile_type;
+			r_q |= t2 == DW_TAG_restrict_type;
 			if (!sg_die_type(tp, tp))
 				tp = NULL;
 		}
-		const char *q = c_q && v_q ? "const volatile" : c_q ? "const" : "volatile";
+		char qbuf[32];
+		snprintf(qbuf, sizeof(qbuf), "%s%s%s%s%s", c_q ? "const" : "",
+			 c_q && (v_q || r_q) ? " " : "", v_q ? "volatile" : "",
+			 v_q && r_q ? " " : "", r_q ? "restrict" : "");
+		const char *q = qbuf;
 		int ttag = tp ? dwarf_tag(tp) : 0;
 		if (ttag == DW_TAG_pointer_type) {
 			/* "char * const p": the qualifier follows the star.  */

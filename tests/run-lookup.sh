@@ -57,6 +57,7 @@ c_cmds=('info functions twice' 'info functions ^main$' 'info functions -n ^m'
 	'info functions -q ^ma' 'info variables -q -n ^g_c'
 	'info types point' 'info types -q node' 'info types ^color$'
 	'info functions ^__libc_m' 'info variables -n ^_nl_C_locobj$'
+	'info functions -n ^__mtx_timedlock$' 'info functions -n ^___mq_timedreceive_time64$'
 	'info functions nosuchthing')
 for c in "${c_cmds[@]}"; do
 	compare "C:" "$c" -p "$c_pid"
