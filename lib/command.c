@@ -187,10 +187,20 @@ static void join_path(struct sg_buf *b, char *const *path, size_t depth)
 }
 
 /* The candidates at DEPTH under PATH that start with W, comma separated.  */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The commands under PATH that W (LEN bytes) abbreviates, sorted, as gdb
+   lists them in its "Ambiguous command" error.  */
 static void list_candidates(struct sg_session *s, char *const *path, size_t depth, const char *w,
 			    size_t len, struct sg_buf *b)
 {
-	const char *last = NULL;
+	const char **names = calloc(s->ncmds ? s->ncmds : 1, sizeof(*names));
+	size_t n = 0;
+	if (!names)
+		return;
 	for (size_t i = 0; i < s->ncmds; i++) {
 		const struct sg_command_entry *e = &s->cmds[i];
 		if (!entry_under(e, path, depth) || strncmp(e->words[depth], w, len) ||
@@ -198,17 +208,18 @@ static void list_candidates(struct sg_session *s, char *const *path, size_t dept
 			continue;
 		const char *cw = e->words[depth];
 		bool seen = false;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = entry_under(&s->cmds[j], path, depth) &&
-			       !strcmp(s->cmds[j].words[depth], cw) &&
-			       !(s->cmds[j].cmd->flags & SG_CMD_HIDDEN);
-		if (seen)
-			continue;
-		if (last)
-			sg_buf_puts(b, ", ");
-		sg_buf_puts(b, cw);
-		last = cw;
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = !strcmp(names[j], cw);
+		if (!seen)
+			names[n++] = cw;
 	}
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sg_buf_puts(b, ", ");
+		sg_buf_puts(b, names[i]);
+	}
+	free(names);
 }
 
 #define MAX_DEPTH 8

@@ -61,7 +61,8 @@ like "$OUT" '^Usage: info threads' "help with abbreviations"
 sg -ex 'help frob'
 is "$ERR" 'Undefined command: "frob".  Try "help".' "help of an unknown command"
 sg -ex 'i a'
-is "$ERR" 'Ambiguous info command "a": address, args, auxv.' "ambiguous abbreviation"
+is "$ERR" 'Ambiguous info command "a": address, all-registers, args, auxv.' \
+	"ambiguous abbreviation: the candidates in gdb's order"
 sg -ex 'info'
 is "$ERR" '"info" must be followed by the name of a subcommand.  Try "help info".' "prefix without subcommand"
 sg -ex 'info threads'

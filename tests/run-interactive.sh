@@ -204,8 +204,8 @@ n=$(prompt_count $s)
 type_text $s 'info s'
 keys $s Tab
 keys $s Tab
-wait_for 5 pane_matches $s 'sharedlibrary[[:space:]]+siginfo[[:space:]]+source[[:space:]]+stack[[:space:]]+symbol'
-check $? $s "Tab Tab on 'info s' lists sharedlibrary, siginfo, source, stack and symbol"
+wait_for 5 pane_matches $s 'sharedlibrary[[:space:]]+siginfo[[:space:]]+signals[[:space:]]+source[[:space:]]+stack[[:space:]]+symbol'
+check $? $s "Tab Tab on 'info s' lists sharedlibrary, siginfo, signals, source, stack and symbol"
 wait_for 5 last_line_is $s '^\(spyglass\) info s$'
 check $? $s "the line is shown again after the list"
 keys $s C-u
