@@ -91,6 +91,7 @@ static void report_signal(struct shell *sh, const struct sg_run_event *ev, struc
 		sg_out_int(out, "tid", sg_thread_tid(th));
 	}
 	show_stop_frame(sh, out);
+	shell_show_displays(sh, out);
 }
 
 /* How the process ended, gdb's words.  */

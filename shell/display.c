@@ -1,8 +1,8 @@
 /* display, undisplay, info display, enable/disable display: gdb's
-   auto-display list.  Without run control a target never stops again,
-   so a display shows when it is made at the prompt (as gdb shows it
-   there, and not in batch mode or from a file) and at each bare
-   "display".  The list is kept with the target, as the value history.  */
+   auto-display list.  A display shows when it is made at the prompt (as
+   gdb shows it there, and not in batch mode or from a file), at each
+   bare "display", and at each stop after continue (cmd-run.c).  The
+   list is kept with the target, as the value history.  */
 #include <config.h>
 #include "eval.h"
 #include "shell.h"
@@ -14,7 +14,8 @@
 
 struct display {
 	unsigned num;
-	char fmt;		/* print's format letter, or 0 */
+	char fmt;		/* print's format letter, x's i or s, or 0 */
+	unsigned count;		/* x's count, for i and s */
 	bool enabled;
 	char *expr;
 };
@@ -41,10 +42,66 @@ static struct displays *displays_of(struct sg_session *s, bool create)
 	return sg_eval_target_data(s, &displays_key, sizeof(struct displays), displays_destroy, create);
 }
 
+/* What x prints for "x/CMD", as text, new string.  */
+static char *x_text(struct sg_session *s, const char *cmd)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	struct sg_out *o;
+	if (!m)
+		return NULL;
+	struct sg_error *err = sg_out_create(m, false, &o);
+	if (!err) {
+		sg_out_begin(o);
+		err = sg_command_execute(s, cmd, o);
+		sg_out_end(o, NULL);
+		sg_out_destroy(o);
+	}
+	fclose(m);
+	if (err) {
+		/* gdb's display shows the error in place of the memory.  */
+		char *e = NULL;
+		if (asprintf(&e, "%s<error: %s>\n", text ? text : "", sg_error_message(err)) < 0)
+			e = NULL;
+		sg_error_destroy(err);
+		free(text);
+		return e;
+	}
+	return text;
+}
+
+/* A display of x's i or s format, as gdb: "N: x/2i $pc" then x's lines;
+   for s, x's first line on the same line after two blanks.  */
+static void show_examine(struct sg_session *s, const struct display *d, struct sg_out *out)
+{
+	char count[16] = "";
+	if (d->count > 1)
+		snprintf(count, sizeof(count), "%u", d->count);
+	char *cmd = NULL, *text = NULL;
+	if (asprintf(&cmd, "x/%s%c %s", count, d->fmt, d->expr) >= 0)
+		text = x_text(s, cmd);
+	sg_out_printf(out, "%u: x/%s%c %s%s%s", d->num, count, d->fmt, d->expr,
+		      d->fmt == 's' ? "  " : "\n", text ? text : "\n");
+	sg_out_object_begin(out, NULL);
+	sg_out_uint(out, "number", d->num);
+	sg_out_string(out, "expression", d->expr);
+	sg_out_string_len(out, "format", &d->fmt, 1);
+	sg_out_uint(out, "count", d->count);
+	sg_out_string(out, "text", text);
+	sg_out_object_end(out);
+	free(cmd);
+	free(text);
+}
+
 /* "N: EXPR = VALUE", an error in place of the value, as gdb.  */
 static void show_one(struct sg_session *s, struct shell *sh, const struct display *d,
 		     struct sg_out *out)
 {
+	if (d->fmt == 'i' || d->fmt == 's') {
+		show_examine(s, d, out);
+		return;
+	}
 	struct sg_target *t = sg_session_target(s);
 	struct xval x;
 	char *text = NULL;
@@ -69,22 +126,45 @@ static void show_one(struct sg_session *s, struct shell *sh, const struct displa
 	free(text);
 }
 
+void shell_show_displays(struct shell *sh, struct sg_out *out)
+{
+	struct displays *d = displays_of(sh->session, false);
+	if (!d || !d->n)
+		return;
+	sg_out_array_begin(out, "displays");
+	for (size_t i = 0; i < d->n; i++)
+		if (d->a[i].enabled)
+			show_one(sh->session, sh, &d->a[i], out);
+	sg_out_array_end(out);
+}
+
 static struct sg_error *cmd_display(struct sg_session *s, const char *args, struct sg_out *out,
 				    void *arg)
 {
 	struct shell *sh = arg;
 	char fmt = 0;
+	unsigned count = 1;
 	if (*args == '/') {
 		const char *a = args + 1;
-		if (*a == 'i' || *a == 's')
-			return sg_error_format(SG_ERROR_USAGE,
-					       "display/%c is an x format, which display does not take yet; "
-					       "use x/%c", *a, *a);
-		if (!*a || !strchr("xduotcafzr", *a) || (a[1] && !isspace((unsigned char)a[1])))
+		/* x's formats i and s take a count, as in x ("display/3i $pc"). */
+		size_t digits = strspn(a, "0123456789");
+		if ((a[digits] == 'i' || a[digits] == 's') &&
+		    (!a[digits + 1] || isspace((unsigned char)a[digits + 1]))) {
+			unsigned long n = digits ? strtoul(a, NULL, 10) : 1;
+			if (!n || n > 4096)
+				return sg_error_format(SG_ERROR_USAGE, "Invalid count \"%.*s\".",
+						       (int)digits, a);
+			count = (unsigned)n;
+			a += digits;
+		} else if (!*a || !strchr("xduotcafzr", *a) || (a[1] && !isspace((unsigned char)a[1]))) {
 			return sg_error_format(SG_ERROR_USAGE, "Undefined output format \"%s\".", args + 1);
+		}
 		fmt = *a;
 		for (args = a + 1; isspace((unsigned char)*args);)
 			args++;
+		if ((fmt == 'i' || fmt == 's') && !*args)
+			return sg_error_create(SG_ERROR_USAGE,
+					       "Argument required (expression to compute).");
 	}
 	struct displays *d = displays_of(s, *args != 0);
 	sg_out_array_begin(out, "displays");
@@ -116,7 +196,8 @@ static struct sg_error *cmd_display(struct sg_session *s, const char *args, stru
 		sg_out_array_end(out);
 		return &sg_enomem;
 	}
-	*nd = (struct display){ .num = ++d->last, .fmt = fmt, .enabled = true, .expr = expr };
+	*nd = (struct display){ .num = ++d->last, .fmt = fmt, .count = count, .enabled = true,
+				.expr = expr };
 	/* gdb shows it at once only when the command comes from a user.  */
 	if (!sh->batch && !sh->source_depth)
 		show_one(s, sh, nd, out);
@@ -236,8 +317,11 @@ static struct sg_error *cmd_info_display(struct sg_session *s, const char *args,
 		sg_out_printf(out, "Auto-display expressions now in effect:\nNum Enb Expression\n");
 	for (size_t i = 0; d && i < d->n; i++) {
 		const struct display *p = &d->a[i];
-		char fmt[4] = "";
-		if (p->fmt)
+		char fmt[24] = "";
+		/* x's formats show their count and size: "/1bi".  */
+		if (p->fmt == 'i' || p->fmt == 's')
+			snprintf(fmt, sizeof(fmt), "/%ub%c ", p->count, p->fmt);
+		else if (p->fmt)
 			snprintf(fmt, sizeof(fmt), "/%c ", p->fmt);
 		sg_out_printf(out, "%u:   %c  %s%s\n", p->num, p->enabled ? 'y' : 'n', fmt, p->expr);
 		sg_out_object_begin(out, NULL);
@@ -257,8 +341,8 @@ static const struct sg_command display_cmds[] = {
 	  .summary = "Show an expression's value now and whenever the displays are shown",
 	  .details = "With EXPR, adds it to the auto-display list (shown at once at the\n"
 		     "prompt); without, shows every enabled display.  FMT is print's\n"
-		     "(x d u o t c a f z r).  spyglass does not resume the target, so the\n"
-		     "list is shown when asked for, not at each stop.",
+		     "(x d u o t c a f z r), or x's i and s with a count (\"display/3i $pc\").\n"
+		     "The list is shown when asked for and at each stop after continue.",
 	  .handler = cmd_display, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "undisplay", .synopsis = "undisplay [N|N-M]...",
 	  .summary = "Remove displays (all without an argument)",

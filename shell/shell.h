@@ -96,6 +96,8 @@ struct sg_error *shell_register_compat_commands(struct shell *sh);
 /* Run one command line, print its error (prefixed with WHERE, e.g.
    "cmds.sg:2", when not NULL), and return whether it succeeded.  */
 bool shell_run_line(struct shell *sh, const char *line, const char *where);
+/* Show the enabled displays, as gdb does at a stop (display.c).  */
+void shell_show_displays(struct shell *sh, struct sg_out *out);
 
 /* Run the commands of FILE; stop at the first error.  */
 struct sg_error *shell_source(struct shell *sh, const char *path);

@@ -113,6 +113,42 @@ is "$(jq -s -c '.[3].variables[0].name' <<<"$OUT" 2>&1)" '"novar"' "--json: show
 sg -p "$pid" -ex 'print 1' -ex 'detach' -ex "attach $pid" -ex 'print $1'
 is "$ERR" 'History has not yet reached $1.' "a new target starts a new history"
 
+# display/i and display/s: x's formats, shown as gdb shows them (with
+# bare display; batch mode shows nothing when a display is made).
+disp=(-ex 'display/i $pc' -ex 'display/2i $pc' -ex 'display/s g_str' -ex 'display/x g_int'
+	-ex 'display' -ex 'info display')
+sg -p "$pid" "${disp[@]}"
+ok $STATUS "display/i, display/2i, display/s: succeed${ERR:+: $ERR}"
+if have_gdb; then
+	g=$(timeout -k 5 120 "$GDB" -nx -batch -p "$pid" -ex 'echo @@begin@@\n' "${disp[@]}" \
+		-ex 'echo @@end@@\n' 2>/dev/null | sed -n '/^@@begin@@$/,/^@@end@@$/p' | sed '1d;$d')
+	is "$OUT" "$g" "display/i, /2i, /s and info display: gdb's text"
+else
+	skip "gdb is not installed: no reference for display/i"
+fi
+sg -p "$pid" -ex 'display/i'
+is "$STATUS:$ERR" "1:Argument required (expression to compute)." "display/i without an expression: gdb's error"
+
+# At a stop after continue the displays show, after the frame's lines.
+start_fixture "$FIXTURES/sg-data" || exit 1
+spid=$FIXTURE_PID
+"$SG_BIN" -nx -batch -p "$spid" -ex 'display/x g_int' -ex 'display/i $pc' -ex 'continue' \
+	>"$testdir/stop.out" 2>&1 &
+sgp=$!
+# The signal once spyglass traces the process: held or let run, the
+# process stops with it under continue.
+traced() { ! grep -q '^TracerPid:[[:space:]]*0$' "/proc/$spid/status"; }
+wait_for 30 traced
+kill -USR1 "$spid"
+wait_for 20 sh -c "! kill -0 $sgp 2>/dev/null"
+wait "$sgp" 2>/dev/null
+stop_out=$(cat "$testdir/stop.out")
+like "$stop_out" "received signal SIGUSR1, User defined signal 1\\." "continue: the stop is reported"
+like "$(sed -n '/received signal/,$p' <<<"$stop_out")" '^1: /x g_int = 0x2a$' \
+	"  then display 1, as gdb shows the displays at a stop"
+like "$(sed -n '/^1: \/x g_int/,$p' <<<"$stop_out")" '^2: x/i \$pc$' "  and display 2 after it"
+stop_fixture "$spid"
+
 stop_fixture "$tpid"
 check_running "$pid" "the fixture runs after the tests"
 done_testing
