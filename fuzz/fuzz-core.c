@@ -2,7 +2,9 @@
    over any file: the input is the core.  It is opened as a target, then
    every thread's registers, the memory at the stack pointers, the
    program counters and the start and end of each segment, what the core
-   recorded and the modules are read, and the target is destroyed.  The
+   recorded, the modules with their sections (info files), the threads'
+   XSAVE areas (info all-registers) and the dynamic linker's list are
+   read, and the target is destroyed.  The
    files the core names are looked for in the test fixtures' folder
    only (as the solib search path, under a sysroot that does not exist),
    so that a run does not depend on the machine's files.  */
@@ -32,10 +34,21 @@ static void read_at(struct sg_target *t, uint64_t address, size_t size)
 	sg_error_destroy(sg_target_read(t, address, buf, size));
 }
 
+static int visit_section(const struct sg_section *sec, void *arg)
+{
+	size_t *n = arg;
+	*n += strlen(sec->name) + (sec->end > sec->start);
+	return SG_CB_OK;
+}
+
 static int visit_module(struct sg_module *mod, void *arg)
 {
 	struct sg_module_info info;
 	sg_module_info(mod, &info);
+	/* info files: the module's sections and entry point.  */
+	uint64_t entry;
+	sg_module_entry(mod, &entry);
+	sg_error_destroy(sg_module_sections(mod, visit_section, arg));
 	/* Touch what the strings hold.  */
 	size_t *n = arg;
 	*n += strlen(info.name) + (info.build_id ? strlen(info.build_id) : 0) +
@@ -103,8 +116,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		free(s);
 
+	/* info all-registers: each thread's XSAVE area (NT_X86_XSTATE, or
+	   NT_FPREGSET).  */
+	for (size_t i = 0; i < sg_target_thread_count(t) && i < 8; i++) {
+		struct sg_xregs x;
+		sg_error_destroy(sg_thread_xregs(t, sg_target_thread(t, i), &x));
+	}
+	sg_core_sections(t, visit_section, &touched);
 	sg_error_destroy(sg_target_modules(t, visit_module, &touched));
 	sg_target_exe_module(t);
+	struct sg_module *linked[64];
+	sg_target_link_map_modules(t, linked, 64);
 	if (touched == (size_t)-1)
 		abort();
 	sg_target_destroy(t);

@@ -141,11 +141,24 @@ def regs(rip=EXE + 0x1139, tid=0):
             "cs": 0x33, "ss": 0x2b, "eflags": 0x246, "rax": tid}
 
 
+def xstate(xcr0=0x7):
+    """An XSAVE area as Linux writes NT_X86_XSTATE: the 512-byte FXSAVE
+    area (XCR0 in its software-reserved bytes at 464), the 64-byte
+    header (XSTATE_BV first), then the AVX upper halves at 576."""
+    legacy = bytearray(bytes(range(256)) * 2)
+    legacy[0:2] = (0x37F).to_bytes(2, "little")       # x87 control word
+    legacy[24:28] = (0x1F80).to_bytes(4, "little")    # MXCSR
+    legacy[464:472] = xcr0.to_bytes(8, "little")
+    header = xcr0.to_bytes(8, "little") + bytes(56)
+    return bytes(legacy) + header + bytes((i * 7) & 0xFF for i in range(256))
+
+
 def base_notes(threads=1, with_file=True, files=None, aux=None, sig=None):
     n = b""
     for i in range(threads):
         n += note("CORE", NT_PRSTATUS, prstatus(4242 + i, 11, regs(tid=i)))
         n += note("CORE", NT_FPREGSET, bytes(range(256)) * 2)
+        n += note("LINUX", 0x202, xstate())	# NT_X86_XSTATE
     n += note("CORE", NT_PRPSINFO, prpsinfo(4242, "sg-corecrash", "./sg-corecrash seed "))
     n += note("CORE", NT_SIGINFO, sig or siginfo(11, 1, addr=0))
     n += note("CORE", NT_AUXV, auxv(aux or [(AT_PHDR, EXE + 64), (AT_PAGESZ, 4096),
@@ -155,7 +168,6 @@ def base_notes(threads=1, with_file=True, files=None, aux=None, sig=None):
             (EXE, EXE + 0x1000, 0, "/usr/bin/sg-corecrash"),
             (EXE + 0x1000, EXE + 0x2000, 1, "/usr/bin/sg-corecrash"),
         ]))
-    n += note("LINUX", 0x202, b"\0" * 64)	# NT_X86_XSTATE: skipped
     return n
 
 

@@ -73,7 +73,7 @@ struct sg_core_write_stats {
 SG_PUBLIC struct sg_error *sg_core_write(struct sg_target *target, const char *path,
 					 struct sg_core_write_stats *ret) SG_NONNULL(1, 2);
 
-/* ABI 1.7.  A thread's x87, SSE, AVX, AVX-512 and PKU registers, from
+/* ABI 1.8.  A thread's x87, SSE, AVX, AVX-512 and PKU registers, from
    its XSAVE area: PTRACE_GETREGSET NT_X86_XSTATE on a stopped process,
    the NT_X86_XSTATE note (else NT_FPREGSET) of a core.  A component the
    area marks absent (XSTATE_BV) is in its initial state: zeros, with
@@ -100,7 +100,7 @@ SG_PUBLIC struct sg_error *sg_thread_xregs(struct sg_target *target,
 					   const struct sg_thread *thread, struct sg_xregs *ret)
 	SG_NONNULL(1, 2, 3);
 
-/* ABI 1.7.  A section as gdb's "info files" lists it: [START, END)
+/* ABI 1.8.  A section as gdb's "info files" lists it: [START, END)
    holds NAME (borrowed for the callback's time).  */
 struct sg_section {
 	uint64_t start, end;
@@ -125,7 +125,7 @@ SG_PUBLIC bool sg_module_entry(struct sg_module *mod, uint64_t *ret) SG_NONNULL(
 SG_PUBLIC bool sg_core_sections(const struct sg_target *target, sg_section_fn *fn, void *arg)
 	SG_NONNULL(1, 2);
 
-/* ABI 1.7.  The modules of the dynamic linker's list (_r_debug.r_map)
+/* ABI 1.8.  The modules of the dynamic linker's list (_r_debug.r_map)
    in its order, gdb's order of shared libraries, into RET (room for MAX):
    how many.  The executable and the vDSO are left out.  0 for a static
    program, or when the list cannot be read.  */

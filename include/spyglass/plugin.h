@@ -44,7 +44,13 @@ SG_BEGIN_DECLS
 	SG_PLUGIN_TRIGGERS (plugins loaded on demand).
    1.7: sg_reader_ops.method, sg_value_method() (container shortcuts).
    1.8: the value engine (eval.h): sg_eval(), sg_value_format(),
-	sg_value_format_json(), sg_value_type_name(), sg_frame_variables().  */
+	sg_value_format_json(), sg_value_type_name(), sg_frame_variables();
+	the symbol search (lookup.h): sg_lookup_symbols(); registers and
+	files (core.h): sg_thread_xregs(), sg_module_sections(),
+	sg_module_entry(), sg_core_sections(),
+	sg_target_link_map_modules(); run control (session.h, target.h):
+	sg_session_continue(), sg_session_kill(), sg_interrupt_*(),
+	sg_target_interrupted().  */
 #define SG_PLUGIN_ABI_MAJOR 1
 #define SG_PLUGIN_ABI_MINOR 8
 
