@@ -6,4 +6,3 @@ TESTS += tests/run-continue.sh
 EXTRA_DIST += tests/run-continue.sh
 TESTS += tests/run-interrupt.sh
 EXTRA_DIST += tests/run-interrupt.sh
-EXTRA_DIST += doc/commands.d/runctl.md
