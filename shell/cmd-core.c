@@ -1,6 +1,7 @@
 /* Cores at the prompt: core-file, info siginfo, and where the files a
    core names are looked for (set sysroot, set solib-search-path).  */
 #include <config.h>
+#include "complete.h"
 #include "shell.h"
 
 #include <inttypes.h>
@@ -260,7 +261,7 @@ static const struct sg_command core_cmds[] = {
 		     "executable is the one the core names unless EXECUTABLE is given; the files\n"
 		     "it names are looked for under \"set sysroot\" and \"set solib-search-path\".\n"
 		     "Without an argument, drops the core.",
-	  .handler = cmd_core_file },
+	  .handler = cmd_core_file, .complete = sg_complete_filename },
 	{ .name = "info siginfo", .synopsis = "info siginfo",
 	  .summary = "Show the signal that ended the process of the core",
 	  .details = "The signal, its si_code, and the fault address (SIGSEGV, SIGBUS, SIGILL,\n"

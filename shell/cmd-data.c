@@ -4,6 +4,7 @@
    lib/eval-expr.c, frame variables lib/eval-locals.c.  */
 #include <config.h>
 #include "eval.h"
+#include "complete.h"
 #include "shell.h"
 
 #include <ctype.h>
@@ -327,29 +328,29 @@ static const struct sg_command data_cmds[] = {
 		     "\"print\" shows the last value again.  \"print $NAME = EXPR\" sets a\n"
 		     "convenience variable ($NAME, void until set; $_thread, $_siginfo\n"
 		     "are spyglass's).  See also \"set print pretty\" and \"set print elements\".",
-	  .handler = cmd_print, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_print, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
 	  .details = "As print, but the value is not numbered in the history and no\n"
 		     "newline follows it (gdb's output, for scripts).",
-	  .handler = cmd_output, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_output, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "ptype", .synopsis = "ptype[/or] EXPR|TYPE",
 	  .summary = "Print a type, spelled out (/o: with offsets and sizes; /r: raw)",
 	  .details = "Types are named as the type printers of plugins name them\n"
 		     "(\"std::vector<int>\"), and such a type is not spelled out, as in gdb;\n"
 		     "/r names them as DWARF does.",
-	  .handler = cmd_ptype, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_ptype, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "whatis", .synopsis = "whatis[/r] EXPR|TYPE", .summary = "Print the type of an expression",
 	  .details = "The type as declared, one typedef level for a type name, as gdb;\n"
 		     "/r names types as DWARF does, without the plugins' type printers.",
-	  .handler = cmd_whatis, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_whatis, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "printf", .synopsis = "printf \"FORMAT\", ARG...",
 	  .summary = "Print values under C's printf format, as gdb's printf",
 	  .details = "FORMAT takes C's conversions d i u o x X c s f e g E G a A p, with\n"
 		     "flags, width, precision and the lengths l, ll, z and L; %s reads a\n"
 		     "string at an address (a char array or pointer).  Each ARG is an\n"
 		     "expression, as print's.  Nothing is printed when an argument fails.",
-	  .handler = shell_cmd_printf, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = shell_cmd_printf, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "show convenience", .synopsis = "show convenience",
 	  .summary = "List the convenience variables that were set, newest first",
 	  .details = "Variables are set with \"print $NAME = EXPR\" (or made void by their\n"

@@ -1,6 +1,7 @@
 /* generate-core-file (gcore): an ELF core of the attached process, which
    runs on afterwards.  */
 #include <config.h>
+#include "complete.h"
 #include "shell.h"
 
 #include <stdio.h>
@@ -75,7 +76,7 @@ static const struct sg_command gcore_cmds[] = {
 		     "/proc/PID/coredump_filter, and the notes gdb reads (NT_FILE, NT_PRPSINFO,\n"
 		     "NT_SIGINFO, NT_AUXV).  It is written under a temporary name and renamed, so\n"
 		     "a failure leaves no partial file.  spyglass -c and gdb -c read it.",
-	  .handler = cmd_gcore, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
+	  .handler = cmd_gcore, .complete = sg_complete_filename, .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS },
 };
 
 struct sg_error *shell_register_gcore_command(struct shell *sh)

@@ -1,6 +1,7 @@
 /* Shell commands: help, set/show, echo, source, plugin, quit, shell, and the
    prefix commands that group the others.  */
 #include <config.h>
+#include "complete.h"
 #include "shell.h"
 #include "compat.h"
 
@@ -254,7 +255,7 @@ static const struct sg_command misc_cmds[] = {
 	{ .name = "source", .synopsis = "source FILE", .summary = "Run the commands in a file",
 	  .details = "The file stops at its first error, reported as FILE:LINE: message.\n"
 		     "Lines starting with # are comments; empty lines do nothing.",
-	  .handler = cmd_source },
+	  .handler = cmd_source, .complete = sg_complete_filename },
 	{ .name = "plugin", .synopsis = "plugin SUBCOMMAND", .summary = "Load and list plugins",
 	  .details = "A prefix: \"help plugin\" lists its subcommands (doc/plugins.md)." },
 	{ .name = "plugin load", .synopsis = "plugin load PATH|NAME",

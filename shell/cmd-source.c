@@ -14,6 +14,7 @@
    $cdir and $cwd last), by its whole name and by its base name.  */
 #include <config.h>
 #include "eval.h"
+#include "complete.h"
 #include "shell.h"
 #include "src-symtab.h"
 
@@ -1316,7 +1317,7 @@ static const struct sg_command source_cmds[] = {
 		     "that start at FIRST.  \"set listsize\" says how many (10).  The file is the\n"
 		     "one the line table names, looked for as gdb does: see \"directory\" and\n"
 		     "\"set substitute-path\".",
-	  .handler = cmd_list, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_list, .complete = sg_complete_linespec, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "info source", .synopsis = "info source",
 	  .summary = "Describe the current source file",
 	  .details = "Its name, compilation directory, where it was found and its lines, its\n"
@@ -1335,7 +1336,7 @@ static const struct sg_command source_cmds[] = {
 		     "always ends with $cdir (a unit's compilation directory) and $cwd.  Each\n"
 		     "is searched for a file's recorded name, then for its base name.  Without\n"
 		     "an argument, the path is reset to $cdir:$cwd.",
-	  .handler = cmd_directory },
+	  .handler = cmd_directory, .complete = sg_complete_filename },
 	{ .name = "show directories", .synopsis = "show directories",
 	  .summary = "Show the source path",
 	  .details = "The directories \"directory\" added, then $cdir (a unit's compilation\n"

@@ -2,6 +2,7 @@
    (sg_eval_address, lib/eval-expr.c).  */
 #include <config.h>
 #include "eval.h"
+#include "complete.h"
 #include "shell.h"
 #include "disas-insn.h"
 
@@ -387,7 +388,7 @@ static const struct sg_command x_cmd = {
 		   "ADDRESS is an expression, in the selected frame: a pointer's value, where\n"
 		   "an array or function is, or an integer (x/s p follows the char *p).\n"
 		   "Without ADDRESS, x goes on after the last address examined.",
-	.handler = cmd_x, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET,
+	.handler = cmd_x, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET,
 };
 
 struct sg_error *shell_register_x_command(struct shell *sh)

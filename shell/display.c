@@ -5,6 +5,7 @@
    list is kept with the target, as the value history.  */
 #include <config.h>
 #include "eval.h"
+#include "complete.h"
 #include "shell.h"
 
 #include <ctype.h>
@@ -343,7 +344,7 @@ static const struct sg_command display_cmds[] = {
 		     "prompt); without, shows every enabled display.  FMT is print's\n"
 		     "(x d u o t c a f z r), or x's i and s with a count (\"display/3i $pc\").\n"
 		     "The list is shown when asked for and at each stop after continue.",
-	  .handler = cmd_display, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_display, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "undisplay", .synopsis = "undisplay [N|N-M]...",
 	  .summary = "Remove displays (all without an argument)",
 	  .details = "N is a display's number (see \"info display\"), N-M a range; a word\n"

@@ -4,6 +4,7 @@
 #include <config.h>
 #include "shell.h"
 #include "compat.h"
+#include "complete.h"
 
 #include <setjmp.h>
 #include <signal.h>
@@ -52,6 +53,8 @@ static void add_candidate(const char *c, void *arg)
 
 static struct candidates current;
 static size_t next_candidate;
+/* The word break hook computed CURRENT for this completion.  */
+static bool current_ready;
 
 static char *generator(const char *text, int state)
 {
@@ -60,14 +63,48 @@ static char *generator(const char *text, int state)
 	return NULL;
 }
 
-static char **complete(const char *text, int start, int end)
+/* The candidates for the line up to the cursor, and what the completer
+   said of them (lib/complete.h).  */
+static void collect(void)
 {
 	for (size_t i = 0; i < current.n; i++)
 		free(current.v[i]);
 	current.n = 0;
 	next_candidate = 0;
-	sg_command_complete(repl_shell->session, rl_line_buffer, end, add_candidate, &current);
+	sg_complete_hints_reset();
+	sg_command_complete(repl_shell->session, rl_line_buffer, rl_point, add_candidate, &current);
+}
+
+/* Readline's word is what the candidates replace.  For most commands it
+   is the blank-delimited word; an expression's candidates replace only
+   its last identifier (the "g_" of "&g_", the "ne" of "p->ne"), as in
+   gdb: the character before that identifier breaks words too.  */
+static char *word_breaks(void)
+{
+	static char breaks[8];
+	collect();
+	current_ready = true;
+	strcpy(breaks, " \t\n");
+	size_t skip = sg_complete_word_skip();
+	if (skip) {
+		size_t ws = rl_point;
+		while (ws > 0 && !strchr(" \t\n", rl_line_buffer[ws - 1]))
+			ws--;
+		if (ws + skip <= (size_t)rl_point && ws + skip > 0)
+			breaks[3] = rl_line_buffer[ws + skip - 1];
+	}
+	return breaks;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	if (!current_ready)
+		collect();
+	current_ready = false;
 	rl_attempted_completion_over = 1;	/* no file-name fallback */
+	/* File names: readline lists their base names and ends a
+	   directory with "/", as gdb's file name completer does.  */
+	rl_filename_completion_desired = sg_complete_wants_filenames();
 	return rl_completion_matches(text, generator);
 }
 
@@ -92,6 +129,7 @@ void shell_repl(struct shell *sh)
 	rl_readline_name = "spyglass";
 	rl_attempted_completion_function = complete;
 	rl_basic_word_break_characters = " \t\n";
+	rl_completion_word_break_hook = word_breaks;
 	rl_catch_signals = 0;
 	rl_event_hook = idle_hook;
 	char *hist = history_path();
