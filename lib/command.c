@@ -521,7 +521,10 @@ void sg_command_complete(struct sg_session *s, const char *line, size_t end,
 		while (word_char(*p))
 			p++;
 		size_t len = p - w;
-		if (!*p || len == 0 || !isspace((unsigned char)*p) || depth == MAX_DEPTH) {
+		/* "x/4xg", "print/x": a command word ends at its format too.  */
+		bool format = depth == 0 && *p == '/';
+		if (!*p || len == 0 || (!isspace((unsigned char)*p) && !format) ||
+		    depth == MAX_DEPTH) {
 			p = w;
 			break;
 		}
@@ -536,6 +539,8 @@ void sg_command_complete(struct sg_session *s, const char *line, size_t end,
 			leaf = e;
 			leaf_args = p;
 		}
+		if (format)
+			break;
 	}
 	/* P is the word being typed, or the arguments.  */
 	const char *word = p;

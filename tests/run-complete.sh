@@ -106,7 +106,7 @@ for i in "${!lines[@]}"; do
 done
 # The other expression commands complete as print does (gdb 13 offers
 # symbols there, not members: print's answer is the oracle).
-for c in output display x 'printf "%d\n",'; do
+for c in output display x 'printf "%d\n",' 'print/x' 'x/2dw' 'display/x'; do
 	type_and_list "$c g_pt."
 	is "$LIST" "${gw[0]}" "sg-data: '$c g_pt.' lists the members, as gdb's print does"
 done
