@@ -513,6 +513,7 @@ void sg_command_complete(struct sg_session *s, const char *line, size_t end,
 	const struct sg_command_entry *leaf = NULL;
 	const char *leaf_args = NULL;
 	const char *p = text;
+	bool after_format = false;
 	/* Resolve every complete word (one followed by a blank).  */
 	for (;;) {
 		while (isspace((unsigned char)*p))
@@ -539,8 +540,17 @@ void sg_command_complete(struct sg_session *s, const char *line, size_t end,
 			leaf = e;
 			leaf_args = p;
 		}
-		if (format)
+		if (format) {
+			after_format = true;
 			break;
+		}
+	}
+	/* The cursor still in "/FMT": nothing to complete there (the
+	   format's letters are no identifier, and readline's word is the
+	   whole "x/4xg").  */
+	if (after_format && !strpbrk(p, " \t")) {
+		free(text);
+		return;
 	}
 	/* P is the word being typed, or the arguments.  */
 	const char *word = p;

@@ -847,7 +847,7 @@ static void decl(struct tprint *p, Dwarf_Die *type, const char *inner, int show,
 		char qbuf[32];
 		snprintf(qbuf, sizeof(qbuf), "%s%s%s%s%s", c_q ? "const" : "",
 			 c_q && (v_q || r_q) ? " " : "", v_q ? "volatile" : "",
-			 v_q && r_q ? " " : "", r_q ? "restrict" : "");
+			 v_q && r_q ? " " : "", !r_q ? "" : p->cplus ? "__restrict__" : "restrict");
 		const char *q = qbuf;
 		int ttag = tp ? dwarf_tag(tp) : 0;
 		if (ttag == DW_TAG_pointer_type) {

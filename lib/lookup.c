@@ -229,6 +229,9 @@ static void walk_children(struct walk *w, Dwarf_Die *parent, const char *prefix,
 				free(p);
 			}
 		}
+		/* Ctrl-C: a search of a big program's DWARF takes a while.  */
+		if (!w->err && sg_interrupt_pending())
+			w->err = sg_interrupt_error();
 	} while (!w->err && dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -313,11 +316,26 @@ static int cmp_minsym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The name of the symbol whose GOT slot (ELF address GOT) a relocation
-   of ELF fills, as BFD's synthetic PLT symbols take it: an IRELATIVE
-   one has none and is "*ABS*+0xADDEND".  New string, NULL if none.  */
-static char *slot_symbol(Elf *elf, GElf_Addr got)
+/* A relocation that fills a GOT slot the PLT jumps through.  */
+struct slot {
+	uint64_t got;		/* ELF address of the slot */
+	const char *name;	/* the symbol's, borrowed from ELF; NULL: IRELATIVE */
+	int64_t addend;
+};
+
+static int cmp_slot(const void *a, const void *b)
 {
+	const struct slot *x = a, *y = b;
+	return x->got < y->got ? -1 : x->got > y->got;
+}
+
+/* ELF's JUMP_SLOT, GLOB_DAT and IRELATIVE relocations, sorted by slot,
+   into *RET (N_RET of them): one pass over the relocations, however
+   many PLT entries look them up.  */
+static bool collect_slots(Elf *elf, struct slot **ret, size_t *n_ret)
+{
+	struct slot *v = NULL;
+	size_t n = 0, cap = 0;
 	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh, symsh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
@@ -328,26 +346,54 @@ static char *slot_symbol(Elf *elf, GElf_Addr got)
 		for (size_t i = 0; relocs && syms && i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Rela r;
 			GElf_Sym sym;
-			if (!gelf_getrela(relocs, (int)i, &r) || r.r_offset != got)
+			const char *name = NULL;
+			if (!gelf_getrela(relocs, (int)i, &r))
 				continue;
-			char *name = NULL;
-			const char *n;
-			switch (GELF_R_TYPE(r.r_info)) {
-			case R_X86_64_IRELATIVE:
-				if (asprintf(&name, "*ABS*+0x%" PRIx64, (uint64_t)r.r_addend) < 0)
-					name = NULL;
-				return name;
-			case R_X86_64_JUMP_SLOT:
-			case R_X86_64_GLOB_DAT:
-				if (gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) &&
-				    (n = elf_strptr(elf, symsh.sh_link, sym.st_name)) && *n)
-					return strndup(n, strcspn(n, "@"));
-				return NULL;
+			unsigned type = GELF_R_TYPE(r.r_info);
+			if (type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT) {
+				if (!gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym) ||
+				    !(name = elf_strptr(elf, symsh.sh_link, sym.st_name)) || !*name)
+					continue;
+			} else if (type != R_X86_64_IRELATIVE) {
+				continue;
 			}
-			return NULL;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				struct slot *nv = realloc(v, nc * sizeof(*nv));
+				if (!nv) {
+					free(v);
+					return false;
+				}
+				v = nv;
+				cap = nc;
+			}
+			v[n++] = (struct slot){ r.r_offset, name, r.r_addend };
 		}
 	}
-	return NULL;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_slot);
+	*ret = v;
+	*n_ret = n;
+	return true;
+}
+
+/* The name BFD gives the PLT entry that jumps through slot GOT:
+   "name@plt", "*ABS*+0xADDEND@plt" for an IRELATIVE one.  New string,
+   NULL if no relocation fills the slot.  */
+static char *slot_plt_name(const struct slot *v, size_t n, uint64_t got)
+{
+	struct slot key = { .got = got };
+	const struct slot *s = n ? bsearch(&key, v, n, sizeof(*v), cmp_slot) : NULL;
+	char *name = NULL;
+	if (!s)
+		return NULL;
+	if (!s->name) {
+		if (asprintf(&name, "*ABS*+0x%" PRIx64 "@plt", (uint64_t)s->addend) < 0)
+			name = NULL;
+	} else if (asprintf(&name, "%.*s@plt", (int)strcspn(s->name, "@"), s->name) < 0) {
+		name = NULL;
+	}
+	return name;
 }
 
 /* BFD's synthetic symbols, which gdb lists as functions: "puts@plt" for
@@ -357,10 +403,15 @@ static void plt_minsyms(struct walk *w, Dwfl_Module *dm, size_t *cap)
 {
 	GElf_Addr bias;
 	Elf *elf = dwfl_module_getelf(dm, &bias);
-	size_t shstrndx;
+	size_t shstrndx, nslots = 0;
+	struct slot *slots = NULL;
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
 		return;
-	for (Elf_Scn *scn = NULL; !w->err && (scn = elf_nextscn(elf, scn));) {
+	if (!collect_slots(elf, &slots, &nslots)) {
+		w->err = &sg_enomem;
+		return;
+	}
+	for (Elf_Scn *scn = NULL; nslots && !w->err && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr sh;
 		const char *sn;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
@@ -376,17 +427,15 @@ static void plt_minsyms(struct walk *w, Dwfl_Module *dm, size_t *cap)
 					continue;
 				int32_t disp;
 				memcpy(&disp, code + i + 2, 4);
-				char *name = slot_symbol(elf, sh.sh_addr + off + i + 6 + (int64_t)disp);
-				char *full = NULL;
-				if (name && asprintf(&full, "%s@plt", name) < 0)
-					full = NULL;
-				free(name);
+				char *full = slot_plt_name(slots, nslots,
+							   sh.sh_addr + off + i + 6 + (int64_t)disp);
 				if (full)
 					add_minsym(w, sh.sh_addr + off + bias, full, cap);
 				break;
 			}
 		}
 	}
+	free(slots);
 }
 
 /* MOD's ELF symbols of the kind searched, after the DWARF walk filled
@@ -401,6 +450,10 @@ static void walk_elf(struct walk *w, Dwfl_Module *dm, Dwarf *dw, Dwarf_Addr dwbi
 		plt_minsyms(w, dm, cap);
 	int n = dwfl_module_getsymtab(dm);
 	for (int i = 1; i < n && !w->err; i++) {
+		if (sg_interrupt_pending()) {
+			w->err = sg_interrupt_error();
+			break;
+		}
 		GElf_Sym sym;
 		GElf_Addr addr;
 		GElf_Word shndx;

@@ -13,6 +13,9 @@
    for a few.  */
 const char *shell_signal_description(int sig)
 {
+	const char *gdb = shell_gdb_signal_description(sig);
+	if (gdb)
+		return gdb;
 	switch (sig) {
 	case SIGFPE: return "Arithmetic exception";
 	case SIGCHLD: return "Child status changed";

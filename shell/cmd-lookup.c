@@ -85,7 +85,6 @@ static struct sg_error *compile(const char *text, regex_t *re)
 		return NULL;
 	char msg[128];
 	regerror(rc, re, msg, sizeof(msg));
-	regfree(re);
 	return sg_error_format(SG_ERROR_USAGE, "Invalid regexp: %s", msg);
 }
 

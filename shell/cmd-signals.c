@@ -8,6 +8,7 @@
 #include "procinfo.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,6 +186,22 @@ static void print_signal(struct sg_out *out, const struct gdb_signal *sig)
 	sg_out_bool(out, "print", sig->print);
 	sg_out_bool(out, "pass", sig->pass);
 	sg_out_string(out, "description", sig->description);
+}
+
+const char *shell_gdb_signal_description(int sig)
+{
+	char name[32];
+	const char *abbrev = sig < 32 ? sigabbrev_np(sig) : NULL;
+	/* gdb's real-time signals keep Linux's numbers: SIG34 is "Real-time
+	   event 34".  */
+	if (abbrev)
+		snprintf(name, sizeof(name), "SIG%s", abbrev);
+	else
+		snprintf(name, sizeof(name), "SIG%d", sig);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		if (!strcmp(signals[i].name, name))
+			return signals[i].description;
+	return NULL;
 }
 
 /* gdb takes a signal by its name (case matters), or by a number from 1

@@ -72,7 +72,13 @@ static void collect(void)
 	current.n = 0;
 	next_candidate = 0;
 	sg_complete_hints_reset();
+	/* The completer walks DWARF and reads memory: Ctrl-C during it must
+	   not jump out of libdw or malloc, so it raises the interrupt flag
+	   (reads fail, the candidates stop) and the prompt stays.  */
+	at_prompt = 0;
 	sg_command_complete(repl_shell->session, rl_line_buffer, rl_point, add_candidate, &current);
+	sg_interrupt_clear();
+	at_prompt = 1;
 }
 
 /* Readline's word is what the candidates replace.  For most commands it
@@ -119,7 +125,10 @@ static char *history_path(void)
 /* Called ten times a second while readline waits for a key.  */
 static int idle_hook(void)
 {
+	/* A dead target's detach must not be jumped out of either.  */
+	at_prompt = 0;
 	sg_session_target_died(repl_shell->session);
+	at_prompt = 1;
 	return 0;
 }
 

@@ -74,6 +74,9 @@ void shell_core_opened(struct shell *sh, struct sg_out *out);
 bool shell_core_damaged(struct shell *sh);
 /* A signal's description, as gdb words it ("Segmentation fault").  */
 const char *shell_signal_description(int sig);
+/* gdb's description of the Linux signal SIG from its signal table
+   (cmd-signals.c), NULL for one gdb does not name.  */
+const char *shell_gdb_signal_description(int sig);
 struct sg_error *shell_register_gcore_command(struct shell *sh);
 /* record: the sampling profiler (cmd-record.c).  */
 struct sg_error *shell_register_record_command(struct shell *sh);

@@ -110,6 +110,9 @@ for c in output display x 'printf "%d\n",' 'print/x' 'x/2dw' 'display/x'; do
 	type_and_list "$c g_pt."
 	is "$LIST" "${gw[0]}" "sg-data: '$c g_pt.' lists the members, as gdb's print does"
 done
+# Inside a command's /FMT there is nothing to complete: the line stays.
+type_and_list 'print/a'
+like "$LINE" '^\(spyglass\) print/a[[:space:]]*$' "print/a, Tab: the format is left as it is"
 # File names: source, relative to the current directory; list's source
 # files come from the line tables.
 type_and_list 'source ./tes'

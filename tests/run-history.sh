@@ -149,6 +149,19 @@ like "$(sed -n '/received signal/,$p' <<<"$stop_out")" '^1: /x g_int = 0x2a$' \
 like "$(sed -n '/^1: \/x g_int/,$p' <<<"$stop_out")" '^2: x/i \$pc$' "  and display 2 after it"
 stop_fixture "$spid"
 
+# A real-time signal: gdb's name and words for it, not glibc's.
+start_fixture "$FIXTURES/sg-data" || exit 1
+spid=$FIXTURE_PID
+"$SG_BIN" -nx -batch -p "$spid" -ex 'continue' >"$testdir/stop.out" 2>&1 &
+sgp=$!
+wait_for 30 traced
+kill -s 34 "$spid"
+wait_for 20 sh -c "! kill -0 $sgp 2>/dev/null"
+wait "$sgp" 2>/dev/null
+like "$(cat "$testdir/stop.out")" "received signal SIG34, Real-time event 34\\.\$" \
+	"continue: a real-time signal in gdb's words"
+stop_fixture "$spid"
+
 stop_fixture "$tpid"
 check_running "$pid" "the fixture runs after the tests"
 done_testing

@@ -126,6 +126,12 @@ else
 	skip "gdb is not installed"
 fi
 
+# info registers on a snapshot, which has no XSAVE area: the general
+# registers, and no error.
+sg -p "$pid" --snapshot -ex 'info registers'
+is "$STATUS:$ERR" "0:" "snapshot: info registers succeeds"
+like "$OUT" '^gs +0x' "snapshot: info registers lists the general registers"
+
 # ---- info files, live
 sg -p "$pid" -ex 'info files'
 ok $STATUS "live: info files succeeds${ERR:+: $ERR}"
