@@ -76,12 +76,8 @@ static void report_signal(struct shell *sh, const struct sg_run_event *ev, struc
 	pid_t tid = ev->tid ? ev->tid : th ? sg_thread_tid(th) : 0;
 	char who[128];
 	stop_subject(t, tid, who, sizeof(who));
-	const char *abbrev = sigabbrev_np(ev->signal);
 	char name[32];
-	if (abbrev)
-		snprintf(name, sizeof(name), "SIG%s", abbrev);
-	else
-		snprintf(name, sizeof(name), "SIG%d", ev->signal);
+	shell_gdb_signal_name(ev->signal, name, sizeof(name));
 	sg_out_printf(out, "\n%s received signal %s, %s.\n", who, name,
 		      shell_signal_description(ev->signal));
 	sg_out_string(out, "reason", ev->kind == SG_RUN_INTERRUPTED ? "interrupted" : "signal");
@@ -99,12 +95,8 @@ static void report_end(const struct sg_run_event *ev, struct sg_out *out)
 {
 	sg_out_int(out, "pid", ev->pid);
 	if (ev->kind == SG_RUN_SIGNALED) {
-		const char *abbrev = sigabbrev_np(ev->signal);
 		char name[32];
-		if (abbrev)
-			snprintf(name, sizeof(name), "SIG%s", abbrev);
-		else
-			snprintf(name, sizeof(name), "SIG%d", ev->signal);
+		shell_gdb_signal_name(ev->signal, name, sizeof(name));
 		sg_out_printf(out, "\nProgram terminated with signal %s, %s.\n"
 				   "The program no longer exists.\n",
 			      name, shell_signal_description(ev->signal));

@@ -188,16 +188,21 @@ static void print_signal(struct sg_out *out, const struct gdb_signal *sig)
 	sg_out_string(out, "description", sig->description);
 }
 
+const char *shell_gdb_signal_name(int sig, char *buf, size_t size)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	/* gdb's real-time signals keep Linux's numbers: SIG34.  */
+	if (abbrev)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else
+		snprintf(buf, size, "SIG%d", sig);
+	return buf;
+}
+
 const char *shell_gdb_signal_description(int sig)
 {
 	char name[32];
-	const char *abbrev = sig < 32 ? sigabbrev_np(sig) : NULL;
-	/* gdb's real-time signals keep Linux's numbers: SIG34 is "Real-time
-	   event 34".  */
-	if (abbrev)
-		snprintf(name, sizeof(name), "SIG%s", abbrev);
-	else
-		snprintf(name, sizeof(name), "SIG%d", sig);
+	shell_gdb_signal_name(sig, name, sizeof(name));
 	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (!strcmp(signals[i].name, name))
 			return signals[i].description;

@@ -77,6 +77,8 @@ const char *shell_signal_description(int sig);
 /* gdb's description of the Linux signal SIG from its signal table
    (cmd-signals.c), NULL for one gdb does not name.  */
 const char *shell_gdb_signal_description(int sig);
+/* gdb's name of the Linux signal SIG ("SIGSEGV", "SIG34") in BUF.  */
+const char *shell_gdb_signal_name(int sig, char *buf, size_t size);
 struct sg_error *shell_register_gcore_command(struct shell *sh);
 /* record: the sampling profiler (cmd-record.c).  */
 struct sg_error *shell_register_record_command(struct shell *sh);
