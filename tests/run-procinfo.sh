@@ -51,9 +51,30 @@ sg_core() {
 }
 
 start_fixture "$EXE" && pid=$FIXTURE_PID || { ok 1 "sg-vecregs starts"; done_testing; }
-kind=$(awk '/^ready/ { print $2 }' "$testdir/fixture.1")
+read -r _ kind cpu_xcr0 layout < <(grep -m1 '^ready' "$testdir/fixture.1")
 avx512=false
 [ "$kind" = avx512 ] && avx512=true
+
+# gdb 13 reads and writes the AVX-512 state (k0-7, the upper halves of
+# zmm0-15, zmm16-31) at Intel's XSAVE offsets; gdb 14 takes them from
+# CPUID.  Where this CPU's offsets differ (AMD's Zen 4 has no MPX and
+# puts them 256 bytes lower), gdb 13's values for those registers are
+# other bytes of the area.  There, those registers are left out of the
+# comparisons with gdb, and compared with the values the fixture loaded
+# into them, as gdb reads those from its memory.
+gdb_avx512=true
+if $avx512 && [ "$layout" != intel ]; then
+	gdb_avx512=false
+	echo "# this CPU's AVX-512 XSAVE offsets are not Intel's: gdb 13 misreads k0-7 and zmm; they are checked against the fixture's memory"
+fi
+# The lines of registers gdb 13 misreads here, left out of a comparison.
+gdb_sees() {
+	if $gdb_avx512; then
+		cat
+	else
+		grep -Ev '^(k[0-7]|zmm[0-9]+|[xy]mm(1[6-9]|2[0-9]|3[01])) '
+	fi
+}
 
 # ---- info all-registers, live
 sg -p "$pid" -ex 'info all-registers'
@@ -106,9 +127,9 @@ else
 fi
 if have_gdb; then
 	gdb_live "$pid" 'info all-registers'
-	is "$live_all" "$GDB_OUT" "live: info all-registers: gdb's text"
+	is "$(gdb_sees <<<"$live_all")" "$(gdb_sees <<<"$GDB_OUT")" "live: info all-registers: gdb's text"
 	gdb_live "$pid" "info registers $regs"
-	is "$by_name" "$GDB_OUT" "live: registers by name: gdb's text"
+	is "$(gdb_sees <<<"$by_name")" "$(gdb_sees <<<"$GDB_OUT")" "live: registers by name: gdb's text"
 	gdb_live "$pid" 'info registers foo'
 	is "$GDB_ERR" "Invalid register \`foo'" "live: gdb's error for a bad name is the same"
 	# info registers: gdb's columns (the natural value at 35), k0-k7
@@ -116,10 +137,30 @@ if have_gdb; then
 	for c in 'info registers' 'info registers rip pc k1 xmm0 st0 mxcsr'; do
 		sg -p "$pid" -ex "$c"
 		gdb_live "$pid" "$c"
-		is "$OUT" "$GDB_OUT" "live: $c: gdb's text"
+		is "$(gdb_sees <<<"$OUT")" "$(gdb_sees <<<"$GDB_OUT")" "live: $c: gdb's text"
 	done
+	if $avx512; then
+		# Each zmm register's bytes and the k registers are what
+		# the fixture loaded from vec[] and kmask[].
+		want= got=
+		for r in $(seq 0 31); do
+			want+="zmm$r {$(sed -n 's/^\$[0-9]* = {\(.*\)}$/\1/p' <<<"$(timeout -k 5 60 \
+				"$GDB" -nx -batch -p "$pid" -ex "print/x vec[$r]" 2>/dev/null)")}"$'\n'
+			got+="zmm$r $(sed -n "s/^zmm$r .*v64_int8 = \({[^}]*}\).*/\1/p" <<<"$live_all")"$'\n'
+		done
+		is "$got" "$want" "live: zmm0-31 hold the fixture's vec[0-31], as gdb reads them from its memory"
+		want=$(timeout -k 5 60 "$GDB" -nx -batch -p "$pid" -ex 'print/x kmask' 2>/dev/null |
+			sed -n 's/^\$[0-9]* = {\(.*\)}$/\1/p')
+		got=$(awk '/^k[0-7] / { printf "%s%s", n++ ? ", " : "", $2 }' <<<"$live_all")
+		is "$got" "$want" "live: k0-7 hold the fixture's kmask[0-7], as gdb reads them from its memory"
+	else
+		skip "no AVX-512 here ($kind)"
+		skip "no AVX-512 here ($kind)"
+	fi
 else
 	skip "gdb is not installed: no reference for info all-registers"
+	skip "gdb is not installed"
+	skip "gdb is not installed"
 	skip "gdb is not installed"
 	skip "gdb is not installed"
 	skip "gdb is not installed"
@@ -171,7 +212,8 @@ if start_fixture "$FIXTURES/bt-cc-O0"; then
 		GDB_OUT=$(timeout -k 5 120 "$GDB" -nx -batch -p "$FIXTURE_PID" -ex 'frame 2' \
 			-ex 'echo @@begin@@\n' -ex 'info all-registers' -ex 'echo @@end@@\n' \
 			2>/dev/null | between)
-		is "$outer" "$GDB_OUT" "C++: frame 2: info all-registers: gdb's text"
+		is "$(gdb_sees <<<"$outer")" "$(gdb_sees <<<"$GDB_OUT")" \
+			"C++: frame 2: info all-registers: gdb's text"
 	else
 		skip "gdb is not installed: no reference for the libraries' order"
 		skip "gdb is not installed: no reference for an outer frame"
@@ -232,15 +274,21 @@ for core in "${cores[@]}"; do
 	sg_core "$core" 'info all-registers'
 	ok $STATUS "$name: info all-registers succeeds${ERR:+: $ERR}"
 	core_all=$OUT
-	is "$(vector_part <<<"$core_all")" "$(vector_part <<<"$live_all")" \
-		"$name: the x87 and vector registers are the live process's"
+	# gdb's gcore writes what gdb 13 read.
+	if [ "$name" = gdb.core ]; then
+		is "$(vector_part <<<"$core_all" | gdb_sees)" "$(vector_part <<<"$live_all" | gdb_sees)" \
+			"$name: the x87 and vector registers are the live process's"
+	else
+		is "$(vector_part <<<"$core_all")" "$(vector_part <<<"$live_all")" \
+			"$name: the x87 and vector registers are the live process's"
+	fi
 	sg_core "$core" 'info files'
 	core_files=$OUT
 	like "$OUT" $'^Local core dump file:\n\t`'"$core"$'\', file type elf64-x86-64\\.\n\t0x[0-9a-f]{16} - 0x[0-9a-f]{16} is load1a?$' \
 		"$name: info files names the core and its first segment"
 	if have_gdb; then
 		gdb_core "$core" 'info all-registers'
-		is "$core_all" "$GDB_OUT" "$name: info all-registers: gdb's text"
+		is "$(gdb_sees <<<"$core_all")" "$(gdb_sees <<<"$GDB_OUT")" "$name: info all-registers: gdb's text"
 		gdb_core "$core" 'info files'
 		is "$core_files" "$GDB_OUT" "$name: info files: gdb's text"
 	else
@@ -275,6 +323,15 @@ PY
 }
 if [ -s "$testdir/sg.core" ] && have_gdb && command -v python3 >/dev/null; then
 	for x in 0x7 0x3 0x207; do
+		# A core that claims PKRU where the CPU has none has no
+		# room for it at gdb's offset: gdb and spyglass then each
+		# read another part of the area.
+		if ((x & ~cpu_xcr0)); then
+			skip "a core with XCR0 $x: this CPU's XCR0 is $cpu_xcr0"
+			skip "a core with XCR0 $x: this CPU's XCR0 is $cpu_xcr0"
+			skip "a core with XCR0 $x: this CPU's XCR0 is $cpu_xcr0"
+			continue
+		fi
 		patch_xcr0 "$testdir/sg.core" "$testdir/xcr0-$x.core" "$x"
 		sg_core "$testdir/xcr0-$x.core" 'info all-registers'
 		sg_all=$OUT
