@@ -23,6 +23,17 @@ struct window {
 	uint64_t limit;		/* the stack's end: reads above the window up to here miss */
 };
 
+/* Pages a runtime walk read, copied at once for the next walk
+   (sampler-prefetch.c).  */
+#define PREFETCH_PAGES 64
+struct prefetch {
+	uint64_t *pages;	/* sorted: the pages copied for this walk */
+	unsigned char *data;	/* their bytes, PAGES[I]'s at I * SG_PAGE_SIZE */
+	size_t n;
+	uint64_t *touched;	/* the pages this walk read, for the next */
+	size_t ntouched;
+};
+
 /* A runtime frame, its strings owned.  */
 struct sg_sampler_rframe {
 	char *function, *file;
@@ -56,6 +67,7 @@ struct sthread {
 	size_t nrf, rf_cap;
 	bool runtime_found;	/* the provider knew the thread */
 	bool runtime_error;
+	struct prefetch pre;
 };
 
 struct sampler {
@@ -68,6 +80,7 @@ struct sampler {
 	const struct sg_target_ops *live_ops;
 	struct sg_target_ops ops;
 	const struct window *cur;	/* reads come from it, else live */
+	struct prefetch *pre;	/* during a runtime walk: its thread's pages */
 	bool wanted_more;
 	const struct sg_registry_entry *provider;
 	struct sg_profile_frame *pf;	/* a sample's frames */
@@ -106,5 +119,15 @@ struct sg_error *sg_sampler_find_provider(struct sampler *sp);
 void sg_sampler_runtime_frames(struct sampler *sp, size_t i);
 bool sg_sampler_is_eval(struct sampler *sp, const char *function);
 void sg_sampler_rframes_clear(struct sthread *th);
+
+/* sampler-prefetch.c */
+/* Copy the pages TH's last runtime walk read; reads take them from
+   the copy until sg_sampler_prefetch_done.  */
+void sg_sampler_prefetch(struct sampler *sp, struct sthread *th);
+void sg_sampler_prefetch_done(struct sampler *sp);
+/* Up to SIZE bytes at ADDRESS, not past its page, from the copy: the
+   number copied to BUF, 0 if the copy lacks the page.  */
+size_t sg_sampler_prefetched(struct sampler *sp, uint64_t address, void *buf, size_t size);
+void sg_sampler_prefetch_fini(struct sthread *th);
 
 #endif

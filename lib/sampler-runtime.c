@@ -56,8 +56,10 @@ void sg_sampler_runtime_frames(struct sampler *sp, size_t i)
 	sg_sampler_rframes_clear(th);
 	th->runtime_found = th->runtime_error = false;
 	const struct sg_stack_provider_ops *ops = sp->provider->ops;
+	sg_sampler_prefetch(sp, th);
 	struct sg_error *err = ops->frames(sp->s, &sp->t->threads[i], add_rframe, th,
 					   sp->provider->arg);
+	sg_sampler_prefetch_done(sp);
 	if (err == &sg_not_found)
 		return;
 	th->runtime_found = true;

@@ -82,7 +82,14 @@ static struct sg_error *sampler_read(struct sg_target *t, uint64_t address, void
 				n = w->start - address;
 			if (w && address >= w->start + w->len && address < w->limit)
 				sp->wanted_more = true;
-			struct sg_error *err = sg_sampler_live_read(sp, address, out, n);
+			size_t got = 0;
+			if (sp->pre) {
+				uint64_t left = SG_PAGE_SIZE - (address & (SG_PAGE_SIZE - 1));
+				if (n > left)
+					n = left;
+				got = sg_sampler_prefetched(sp, address, out, n);
+			}
+			struct sg_error *err = got ? NULL : sg_sampler_live_read(sp, address, out, n);
 			if (err)
 				return err;
 		}
@@ -429,6 +436,7 @@ static void sampler_free(struct sampler *sp)
 		free(sp->th[i].win.data);
 		sg_sampler_rframes_clear(&sp->th[i]);
 		free(sp->th[i].rf);
+		sg_sampler_prefetch_fini(&sp->th[i]);
 	}
 	free(sp->th);
 	free(sp->pf);
