@@ -27,9 +27,9 @@ struct window {
    (sampler-prefetch.c).  */
 #define PREFETCH_PAGES 64
 struct prefetch {
-	uint64_t *pages;	/* sorted: the pages copied for this walk */
+	uint64_t *pages;	/* the pages copied for this walk */
 	unsigned char *data;	/* their bytes, PAGES[I]'s at I * SG_PAGE_SIZE */
-	size_t n;
+	size_t n, data_pages;
 	uint64_t *touched;	/* the pages this walk read, for the next */
 	size_t ntouched;
 };
@@ -125,8 +125,8 @@ void sg_sampler_rframes_clear(struct sthread *th);
    the copy until sg_sampler_prefetch_done.  */
 void sg_sampler_prefetch(struct sampler *sp, struct sthread *th);
 void sg_sampler_prefetch_done(struct sampler *sp);
-/* Up to SIZE bytes at ADDRESS, not past its page, from the copy: the
-   number copied to BUF, 0 if the copy lacks the page.  */
+/* SIZE bytes at ADDRESS, all in one page, from the copy: SIZE, or 0 if
+   the copy lacks the page.  The page is noted for the next copy.  */
 size_t sg_sampler_prefetched(struct sampler *sp, uint64_t address, void *buf, size_t size);
 void sg_sampler_prefetch_fini(struct sthread *th);
 

@@ -15,43 +15,44 @@
 #include <string.h>
 #include <sys/uio.h>
 
-static int cmp_page(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void prefetch_free(struct prefetch *p)
-{
-	free(p->pages);
-	free(p->touched);
-	free(p->data);
-	memset(p, 0, sizeof(*p));
-}
-
 void sg_sampler_prefetch_fini(struct sthread *th)
 {
-	prefetch_free(&th->pre);
+	free(th->pre.pages);
+	free(th->pre.touched);
+	free(th->pre.data);
+	memset(&th->pre, 0, sizeof(th->pre));
 }
 
 /* Copy the pages thread TH's last walk touched; they serve this walk.  */
 void sg_sampler_prefetch(struct sampler *sp, struct sthread *th)
 {
 	struct prefetch *p = &th->pre;
+	if (sp->t->no_vm_readv)
+		return;
 	if (!p->pages && !(p->pages = calloc(PREFETCH_PAGES, sizeof(*p->pages))))
 		return;
 	if (!p->touched && !(p->touched = calloc(PREFETCH_PAGES, sizeof(*p->touched))))
 		return;
+	/* The last walk's pages are this one's to copy; this walk notes
+	   its own in the other array.  */
+	uint64_t *last = p->touched;
 	size_t n = p->ntouched;
-	p->n = 0;
+	p->touched = p->pages;
 	p->ntouched = 0;
+	p->pages = last;
+	p->n = 0;
 	sp->pre = p;
-	if (!n || sp->t->no_vm_readv)
+	if (!n)
 		return;
-	if (!p->data && !(p->data = malloc(PREFETCH_PAGES * SG_PAGE_SIZE)))
-		return;
-	memcpy(p->pages, p->touched, n * sizeof(*p->pages));
-	qsort(p->pages, n, sizeof(*p->pages), cmp_page);
+	if (n > p->data_pages) {
+		/* As many pages as the walk reads, not the cap: a recording
+		   may sample a hundred threads.  */
+		unsigned char *d = realloc(p->data, n * SG_PAGE_SIZE);
+		if (!d)
+			return;
+		p->data = d;
+		p->data_pages = n;
+	}
 	struct iovec remote[PREFETCH_PAGES];
 	for (size_t i = 0; i < n; i++)
 		remote[i] = (struct iovec){ (void *)(uintptr_t)p->pages[i], SG_PAGE_SIZE };
@@ -68,34 +69,22 @@ void sg_sampler_prefetch_done(struct sampler *sp)
 	sp->pre = NULL;
 }
 
-/* Note that the walk read PAGE, for the next sample's copy.  */
-static void touch(struct prefetch *p, uint64_t page)
-{
-	for (size_t i = 0; i < p->ntouched; i++)
-		if (p->touched[i] == page)
-			return;
-	if (p->ntouched < PREFETCH_PAGES)
-		p->touched[p->ntouched++] = page;
-}
-
 size_t sg_sampler_prefetched(struct sampler *sp, uint64_t address, void *buf, size_t size)
 {
 	struct prefetch *p = sp->pre;
 	uint64_t page = address & ~(uint64_t)(SG_PAGE_SIZE - 1);
-	touch(p, page);
-	size_t lo = 0, hi = p->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->pages[mid] < page)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* A walk reads a dozen pages or so: a scan of either list is
+	   cheaper than keeping them sorted.  */
+	bool seen = false;
+	for (size_t i = 0; i < p->ntouched && !seen; i++)
+		seen = p->touched[i] == page;
+	if (!seen && p->ntouched < PREFETCH_PAGES)
+		p->touched[p->ntouched++] = page;
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->pages[i] == page) {
+			memcpy(buf, p->data + i * SG_PAGE_SIZE + (address - page), size);
+			return size;
+		}
 	}
-	if (lo == p->n || p->pages[lo] != page)
-		return 0;
-	size_t off = address - page;
-	if (size > SG_PAGE_SIZE - off)
-		size = SG_PAGE_SIZE - off;
-	memcpy(buf, p->data + lo * SG_PAGE_SIZE + off, size);
-	return size;
+	return 0;
 }
