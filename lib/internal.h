@@ -158,6 +158,8 @@ struct sg_demangle_cache;
    stopped (target.c).  */
 #define SG_PAGE_SIZE 4096
 #define SG_PAGE_CACHE_SLOTS 256
+/* A slot's page when it holds none: no page is at an odd address.  */
+#define SG_PAGE_EMPTY 1
 struct sg_cached_page {
 	uint64_t page;
 	unsigned char *data;
@@ -165,6 +167,8 @@ struct sg_cached_page {
 struct sg_page_cache {
 	struct sg_cached_page slots[SG_PAGE_CACHE_SLOTS];
 };
+/* Empty every slot, keeping the buffers for the next reads.  */
+void sg_page_cache_clear(struct sg_page_cache *cache);
 void sg_page_cache_destroy(struct sg_page_cache *cache);
 struct sg_reader_cache;
 void sg_reader_cache_destroy(struct sg_reader_cache *cache);

@@ -94,9 +94,6 @@ struct sg_error *sg_memory_target_create(const struct sg_memory_module *mods, si
 
 void sg_target_memory_changed(struct sg_target *t)
 {
-	/* The pages are kept for the next reads: the sampler forgets them
-	   at every sample.  */
-	struct sg_page_cache *c = t->pages;
-	for (size_t i = 0; c && i < SG_PAGE_CACHE_SLOTS; i++)
-		c->slots[i].page = 1;	/* no page is at an odd address */
+	/* The buffers stay: the sampler forgets the pages at every sample.  */
+	sg_page_cache_clear(t->pages);
 }

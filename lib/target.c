@@ -163,11 +163,17 @@ static const unsigned char *page_cache_get(struct sg_target *t, uint64_t page)
 	struct sg_error *err = fetch(t, page, p->data, SG_PAGE_SIZE);
 	if (err) {
 		sg_error_destroy(err);
-		p->page = 1;	/* no page is at an odd address: an empty slot */
+		p->page = SG_PAGE_EMPTY;
 		return NULL;
 	}
 	p->page = page;
 	return p->data;
+}
+
+void sg_page_cache_clear(struct sg_page_cache *c)
+{
+	for (size_t i = 0; c && i < SG_PAGE_CACHE_SLOTS; i++)
+		c->slots[i].page = SG_PAGE_EMPTY;
 }
 
 void sg_page_cache_destroy(struct sg_page_cache *c)
