@@ -142,15 +142,20 @@ if have_gdb; then
 	if $avx512; then
 		# Each zmm register's bytes and the k registers are what
 		# the fixture loaded from vec[] and kmask[].
+		# One gdb run: $1-$32 are vec[0-31], $33 is kmask.
+		args=()
+		for r in $(seq 0 31); do
+			args+=(-ex "print/x vec[$r]")
+		done
+		mem=$(timeout -k 5 120 "$GDB" -nx -batch -p "$pid" "${args[@]}" -ex 'print/x kmask' \
+			2>/dev/null | sed -n 's/^\$\([0-9]*\) = {\(.*\)}$/\1 \2/p')
 		want= got=
 		for r in $(seq 0 31); do
-			want+="zmm$r {$(sed -n 's/^\$[0-9]* = {\(.*\)}$/\1/p' <<<"$(timeout -k 5 60 \
-				"$GDB" -nx -batch -p "$pid" -ex "print/x vec[$r]" 2>/dev/null)")}"$'\n'
+			want+="zmm$r {$(sed -n "s/^$((r + 1)) //p" <<<"$mem")}"$'\n'
 			got+="zmm$r $(sed -n "s/^zmm$r .*v64_int8 = \({[^}]*}\).*/\1/p" <<<"$live_all")"$'\n'
 		done
 		is "$got" "$want" "live: zmm0-31 hold the fixture's vec[0-31], as gdb reads them from its memory"
-		want=$(timeout -k 5 60 "$GDB" -nx -batch -p "$pid" -ex 'print/x kmask' 2>/dev/null |
-			sed -n 's/^\$[0-9]* = {\(.*\)}$/\1/p')
+		want=$(sed -n 's/^33 //p' <<<"$mem")
 		got=$(awk '/^k[0-7] / { printf "%s%s", n++ ? ", " : "", $2 }' <<<"$live_all")
 		is "$got" "$want" "live: k0-7 hold the fixture's kmask[0-7], as gdb reads them from its memory"
 	else
