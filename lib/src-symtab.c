@@ -146,7 +146,8 @@ static int row_line(Dwarf_Line *l)
    is kept when its file or line differs from the row before, or when no
    row of the line so far had a non-zero discriminator (PR 17276); rows
    of line 0 are dropped, and so is a non-statement row of a new file at
-   the address of the row before.  */
+   the address of the row before.  A new file's row drops the rows of
+   the file before at its address (gdb's end-of-file marker there).  */
 static bool *kept_rows(Dwarf_Lines *lines, size_t n)
 {
 	bool *kept = malloc(n ? n : 1);
@@ -183,6 +184,19 @@ static bool *kept_rows(Dwarf_Lines *lines, size_t n)
 		bool ignore = (file_changed && last_file && addr == last_addr && !row_stmt(row)) ||
 			      line == 0;
 		kept[i] = false;
+		if (!ignore && file_changed && last_file) {
+			/* gdb ends the previous file's run here with a line-0
+			   marker, which deletes that file's rows at this
+			   address.  */
+			for (size_t j = i; j-- > 0;) {
+				Dwarf_Line *r = dwarf_onesrcline(lines, j);
+				const char *f = dwarf_linesrc(r, NULL, NULL);
+				if (row_end(r) || row_addr(r) != addr)
+					break;
+				if (f && !strcmp(f, last_file))
+					kept[j] = false;
+			}
+		}
 		if (!ignore) {
 			kept[i] = file_changed || line != last_line || !nonzero;
 			last_file = file;
