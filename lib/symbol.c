@@ -158,7 +158,16 @@ struct sg_error *sg_symbolize(struct sg_target *target, uint64_t address, struct
    "zeek::detail::call_stack", "f" in "ns::f(int)".  */
 static void last_identifier(const char *name, const char **start, size_t *len)
 {
-	size_t end = strcspn(name, "(<");
+	/* "(anonymous namespace)::f(int)": the scope's parentheses are
+	   part of the name, not its parameters.  */
+	static const char anon[] = "(anonymous namespace)";
+	size_t end = 0;
+	for (;;) {
+		end += strcspn(name + end, "(<");
+		if (strncmp(name + end, anon, sizeof(anon) - 1))
+			break;
+		end += sizeof(anon) - 1;
+	}
 	size_t s = end;
 	while (s > 0 && (isalnum((unsigned char)name[s - 1]) || name[s - 1] == '_'))
 		s--;
