@@ -427,6 +427,13 @@ static bool canon_params(Dwarf_Die *fn, struct sg_buf_lite *b, int depth)
    (main, extern "C", GCC's functions of internal linkage) the name gdb
    builds from DWARF, "main(int, char**)", for both.  New string, or
    NULL.  */
+static char *cplus_function_name(Dwarf_Die *fn, bool linkage);
+
+char *sg_cplus_function_name(Dwarf_Die *fn)
+{
+	return cplus_function_name(fn, false);
+}
+
 static char *cplus_function_name(Dwarf_Die *fn, bool linkage)
 {
 	Dwarf_Attribute a;

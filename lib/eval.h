@@ -22,6 +22,9 @@ void strip(Dwarf_Die *in, Dwarf_Die *out);
 uint64_t type_size(Dwarf_Die *type);
 /* Whether DIE comes from a C++ compilation unit.  */
 SG_PUBLIC bool sg_die_is_cplus(Dwarf_Die *die);
+/* gdb's symbol name of the C++ function FN, with its parameters
+   ("ns::f(int) const"), new string or NULL.  */
+char *sg_cplus_function_name(Dwarf_Die *fn);
 /* DIE's name with its C++ scopes ("ns::Derived"), new string; the plain
    name in C; NULL for an unnamed DIE.  */
 char *qualified_name(Dwarf_Die *die);

@@ -362,6 +362,9 @@ Dwarf_Die *sg_frame_cudie(struct sg_target *t, struct sg_module *mod, uint64_t a
 /* The chain of scopes at ADDR in CUDIE, innermost first, also inside
    namespaces and classes; 0 when no function has code there.  */
 int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes);
+/* The innermost DW_TAG_subprogram of N SCOPES (gdb's block_linkage_function:
+   not an inlined call), -1 if none.  */
+int sg_scopes_subprogram(const Dwarf_Die *scopes, int n);
 /* The concrete subprogram around the call that returns to RETURN_PC,
    from the caller frame's description.  */
 bool sg_frame_caller_subprogram(struct sg_target *t, uint64_t return_pc, Dwarf_Die *ret);

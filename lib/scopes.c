@@ -157,3 +157,11 @@ int sg_frame_scopes(Dwarf_Die *cudie, Dwarf_Addr addr, Dwarf_Die **scopes)
 	int n = dwarf_getscopes_die(&inner, scopes);
 	return n < 0 ? 0 : n;
 }
+
+int sg_scopes_subprogram(const Dwarf_Die *scopes, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (dwarf_tag((Dwarf_Die *)&scopes[i]) == DW_TAG_subprogram)
+			return i;
+	return -1;
+}

@@ -17,6 +17,7 @@
 #include "complete.h"
 #include "shell.h"
 #include "src-symtab.h"
+#include "scope-info.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -974,6 +975,117 @@ static struct sg_error *cmd_info_line(struct sg_session *s, const char *args, st
 	return err;
 }
 
+/* ---- info scope ---- */
+
+/* The linespec in ARGS, a new string: a ",", and gdb's keywords "if",
+   "thread", "task" and "-force-condition", end it.  */
+static char *scope_spec(const char *args)
+{
+	/* A comma inside a C++ parameter list or template is the name's.  */
+	size_t n = 0;
+	for (int depth = 0; args[n] && (depth || args[n] != ','); n++)
+		depth += args[n] == '(' || args[n] == '<' ? 1 : args[n] == ')' || args[n] == '>' ? -1 : 0;
+	static const char *const words[] = { "if", "thread", "task", "-force-condition" };
+	for (const char *p = args; p < args + n; p++) {
+		if (p != args && !isspace((unsigned char)p[-1]))
+			continue;
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+			size_t w = strlen(words[i]);
+			if (!strncmp(p, words[i], w) && (!p[w] || isspace((unsigned char)p[w])) &&
+			    p != args) {
+				n = (size_t)(p - args);
+				goto cut;
+			}
+		}
+	}
+cut:
+	while (n && isspace((unsigned char)args[n - 1]))
+		n--;
+	return strndup(args, n);
+}
+
+/* Where gdb's "break SPEC" would stop: SPEC's address after the
+   function's prologue; *ADDRESS exactly.  */
+static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *ret)
+{
+	struct sg_target *t = sg_session_target(sh->session);
+	if (spec[0] == '*') {
+		if (!spec[1])
+			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");
+		return sg_eval_address(sh->session, spec + 1, ret);
+	}
+	bool file_colon = false;
+	for (const char *p = spec; *p; p++) {
+		if (p[0] == ':' && p[1] == ':') {
+			p++;
+			continue;
+		}
+		if (*p == ':')
+			file_colon = true;
+	}
+	size_t len = strlen(spec);
+	if (len > 2 && spec[0] == '\'' && spec[len - 1] == '\'' && !memchr(spec + 1, '\'', len - 2)) {
+		/* 'NAME': a function's name, quoted as gdb allows.  */
+		char *name = strndup(spec + 1, len - 2);
+		if (!name)
+			return &sg_enomem;
+		struct sg_error *err = scope_pc(sh, name, ret);
+		free(name);
+		return err;
+	}
+	if (!file_colon && !all_digits(spec)) {
+		if (strpbrk(spec, " \t") && !strchr(spec, '('))
+			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", spec);
+		struct sg_error *err = sg_scope_function(t, spec, ret);
+		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+			sg_error_destroy(err);
+			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", spec);
+		}
+		if (!err)
+			*ret = sg_skip_prologue(t, *ret);
+		return err;
+	}
+	struct linespec l;
+	struct sg_error *err = resolve_spec(sh, spec, false, &l);
+	if (err)
+		return err;
+	if (l.has_addr) {
+		*ret = sg_skip_prologue(t, l.addr);
+	} else {
+		uint64_t start, end;
+		int found;
+		if (l.line <= 0 || !sg_symtab_line_rows(&l.sym, l.line, &start, &end, &found))
+			err = strchr(spec, ':')
+				      ? sg_error_format(SG_ERROR_LOOKUP, "No line %d in file \"%.*s\".", l.line,
+							(int)(strrchr(spec, ':') - spec), spec)
+				      : sg_error_format(SG_ERROR_LOOKUP, "No line %d in the current file.",
+							l.line);
+		else
+			*ret = sg_skip_prologue(t, start);
+	}
+	spec_clear(&l);
+	return err;
+}
+
+static struct sg_error *cmd_info_scope(struct sg_session *s, const char *args, struct sg_out *out,
+				       void *arg)
+{
+	struct shell *sh = arg;
+	sync_target(sh);
+	if (!*args)
+		return sg_error_create(SG_ERROR_USAGE,
+				       "requires an argument (function, line or *addr) to define a scope");
+	char *spec = scope_spec(args);
+	if (!spec)
+		return &sg_enomem;
+	uint64_t pc = 0;
+	struct sg_error *err = scope_pc(sh, spec, &pc);
+	free(spec);
+	if (!err)
+		err = sg_info_scope(s, args, pc, out);
+	return err;
+}
+
 /* ---- directory ---- */
 
 static void show_dirs(struct sg_out *out)
@@ -1330,6 +1442,15 @@ static const struct sg_command source_cmds[] = {
 		     "line list showed last, or the current line.  x then starts at the line's\n"
 		     "first address.",
 	  .handler = cmd_info_line, .complete = sg_complete_symbol, .flags = SG_CMD_NEEDS_TARGET },
+	{ .name = "info scope", .synopsis = "info scope LINESPEC",
+	  .summary = "List the variables of the scope at a location, and where they live",
+	  .details = "LINESPEC is FUNCTION, N, FILE:N, FILE:FUNCTION or *ADDRESS, taken where\n"
+		     "\"break LINESPEC\" would stop in gdb: after a function's prologue.  Lists\n"
+		     "the symbols of the innermost block there and of each enclosing block up to\n"
+		     "the function, each with its location in gdb's words: a register, a frame\n"
+		     "offset, static storage, a constant, or the DWARF expression itself; a\n"
+		     "location list range by range.",
+	  .handler = cmd_info_scope, .complete = sg_complete_linespec, .flags = SG_CMD_NEEDS_TARGET },
 	{ .name = "directory", .aliases = "dir", .synopsis = "directory [DIR...]",
 	  .summary = "Look for source files in DIR first",
 	  .details = "DIRs (separated by blanks or ':') go to the front of the source path, which\n"
