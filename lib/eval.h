@@ -262,8 +262,10 @@ SG_PUBLIC const char *sg_frame_language(const struct sg_frame *f);
 /* info address NAME for a variable of the selected frame, innermost
    block first (those hide the globals, as in gdb): where it lives, in
    gdb's words, to OUT; false when the frame has no such variable
-   (eval-address.c).  */
-SG_PUBLIC bool sg_frame_local_address(struct sg_session *s, const char *name, struct sg_out *out);
+   (eval-address.c).  *ERR: gdb's error part-way through a location
+   (what was said before it is on OUT), or NULL.  */
+SG_PUBLIC bool sg_frame_local_address(struct sg_session *s, const char *name, struct sg_out *out,
+				      struct sg_error **err);
 /* Whether the type DIE TYPE is only declared, in all of T's units: gdb
    makes no symbol of such a class.  */
 SG_PUBLIC bool sg_type_declared_only(struct sg_target *t, Dwarf_Die *type);

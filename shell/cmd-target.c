@@ -382,9 +382,10 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 		memmove(name, name + 1, len - 2);
 		name[len - 2] = '\0';
 	}
-	if (sg_frame_local_address(s, name, out)) {
+	struct sg_error *local_err = NULL;
+	if (sg_frame_local_address(s, name, out, &local_err)) {
 		free(name);
-		return NULL;
+		return local_err;
 	}
 	struct sg_target *t = sg_session_target(s);
 	struct sg_symbol sym;
@@ -415,14 +416,23 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 						 : "static storage";
 	struct sg_module_info info;
 	sg_module_info(sym.module, &info);
-	/* Like gdb, name the symbol as demangled (with its parameters).  */
-	sg_out_printf(out, "Symbol \"%s\" is %s at %s 0x%" PRIx64 ".\n", sym.name, what,
-		      sym.kind == STT_TLS ? "offset" : "address", sym.address);
+	/* Like gdb, name the symbol as demangled (with its parameters).  A
+	   thread-local one is at an offset in its module's TLS block.  */
+	if (sym.kind == STT_TLS)
+		sg_out_printf(out, "Symbol \"%s\" is %s at offset 0x%" PRIx64
+				   " in the thread-local storage for `%s'.\n",
+			      sym.name, what, sym.address - info.bias, info.name);
+	else
+		sg_out_printf(out, "Symbol \"%s\" is %s at address 0x%" PRIx64 ".\n", sym.name, what,
+			      sym.address);
 	sg_out_string(out, "symbol", sym.name);
 	sg_out_string(out, "raw_name", sym.raw_name);
 	sg_out_string(out, "kind", sym.kind == STT_FUNC || sym.kind == STT_GNU_IFUNC ? "function"
 				    : sym.kind == STT_TLS ? "tls" : "data");
-	sg_out_hex(out, "address", sym.address);
+	if (sym.kind == STT_TLS)
+		sg_out_hex(out, "offset", sym.address - info.bias);
+	else
+		sg_out_hex(out, "address", sym.address);
 	sg_out_uint(out, "size", sym.size);
 	sg_out_string(out, "module", info.name);
 	free(name);

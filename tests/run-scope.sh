@@ -72,6 +72,24 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 	done
 done
 
+# info address describes a local's location in the same words, then a
+# period; a thread-local global is at an offset in its module's block.
+for v in gcc-O0 gcc-O2 clang-O2; do
+	fx=$FIXTURES/scope-$v
+	[ "$(head -c 2 "$fx")" = '#!' ] && continue
+	cmds=('frame function main')
+	for n in argc argv n k p bg counter tls_var main; do
+		cmds+=("info address $n")
+	done
+	start_fixture "$fx" || exit 1
+	pid=$FIXTURE_PID
+	run_both "$pid" "${cmds[@]}"
+	stop_fixture "$pid"
+	for c in "${cmds[@]:1}"; do
+		is "$(block_of "$SG_OUT" "$c")" "$(block_of "$GDB_OUT" "$c")" "$v: $c"
+	done
+done
+
 # Errors, as gdb words them (the fixture's gcc -O0 build).
 fx=$FIXTURES/scope-gcc-O0
 start_fixture "$fx" || exit 1
