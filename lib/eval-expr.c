@@ -579,7 +579,7 @@ static struct sg_error *history_ref(struct expr *e, struct xval *ret)
 }
 
 /* gdb's convenience variables that spyglass knows: the selected
-   thread's number, the one inferior.  */
+   thread's number, the one inferior, how the last process ended.  */
 static struct sg_error *builtin_convenience(struct expr *e, const char *name, struct xval *ret,
 					    bool *found)
 {
@@ -592,6 +592,13 @@ static struct sg_error *builtin_convenience(struct expr *e, const char *name, st
 	}
 	if (!strcmp(name, "_inferior"))
 		return integer_value(e, "int", 1, ret);
+	/* How the last process ended: void until one has.  */
+	int code, sig;
+	bool ended = sg_session_exit_status(e->s, &code, &sig);
+	if (!strcmp(name, "_exitcode") && ended && !sig)
+		return integer_value(e, "int", code, ret);
+	if (!strcmp(name, "_exitsignal") && ended && sig)
+		return integer_value(e, "int", sig, ret);
 	*found = false;
 	return NULL;
 }

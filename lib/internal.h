@@ -430,6 +430,10 @@ struct sg_error *sg_trust_folders(const char *real);
 
 struct sg_session {
 	struct sg_target *target;
+	/* How the last process continue ran ended: $_exitcode (-1 when a
+	   signal killed it) and $_exitsignal (0 when it exited).  */
+	bool exit_known;
+	int exit_code, exit_signal;
 	size_t thread;			/* selected thread index */
 	uint64_t last_paused_ns;
 	int exec_depth;			/* nesting of sg_command_execute */

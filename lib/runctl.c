@@ -468,17 +468,29 @@ static struct sg_error *check_live(struct sg_session *s, struct sg_target **ret)
 }
 
 /* Report the exit of a target found gone before it could be resumed.  */
-static void gone_event(struct sg_target *t, struct sg_run_event *ev)
+static void gone_event(struct sg_session *s, struct sg_target *t, struct sg_run_event *ev)
 {
 	int st = t->gone_status;
 	ev->pid = t->pid;
+	s->exit_known = true;
 	if (WIFSIGNALED(st)) {
 		ev->kind = SG_RUN_SIGNALED;
 		ev->signal = WTERMSIG(st);
+		s->exit_code = -1;
+		s->exit_signal = ev->signal;
 	} else {
 		ev->kind = SG_RUN_EXITED;
 		ev->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+		s->exit_code = ev->exit_code;
+		s->exit_signal = 0;
 	}
+}
+
+bool sg_session_exit_status(struct sg_session *s, int *code, int *signal)
+{
+	*code = s->exit_code;
+	*signal = s->exit_signal;
+	return s->exit_known;
 }
 
 struct sg_error *sg_session_continue(struct sg_session *s, struct sg_run_event *ret)
@@ -492,7 +504,7 @@ struct sg_error *sg_session_continue(struct sg_session *s, struct sg_run_event *
 	/* A target that died while stopped (killed by SIGKILL): its exit,
 	   as a resume would have found it.  */
 	if (t->gone || !sg_target_alive(t)) {
-		gone_event(t, ret);
+		gone_event(s, t, ret);
 		sg_session_release_gone(s);
 		sg_error_destroy(sg_session_detach(s));
 		return NULL;
@@ -543,7 +555,7 @@ struct sg_error *sg_session_continue(struct sg_session *s, struct sg_run_event *
 	if (r.exited) {
 		/* The session goes on without a target, as gdb's.  */
 		finish_exit(&r);
-		gone_event(t, ret);
+		gone_event(s, t, ret);
 		free(r.th);
 		sg_error_destroy(sg_session_detach(s));
 		return failed;

@@ -62,6 +62,66 @@ static bool assignment(const char *args, char *name, size_t size, const char **r
 	return true;
 }
 
+/* print and output without a target (the process exited): a
+   convenience variable, as gdb still has them.  $_exitcode and
+   $_exitsignal say how the process ended; any other is void.  Numbered
+   afresh: the value history went with the target.  */
+static struct sg_error *print_loose(struct shell *sh, const char *args, char fmt, bool history,
+				    struct sg_out *out, struct sg_error *no_target)
+{
+	size_t n = strlen(args);
+	while (n && isspace((unsigned char)args[n - 1]))
+		n--;
+	if (args[0] != '$' || n < 2 || !(isalpha((unsigned char)args[1]) || args[1] == '_'))
+		return no_target;
+	for (size_t i = 2; i < n; i++)
+		if (!isalnum((unsigned char)args[i]) && args[i] != '_')
+			return no_target;
+	if (fmt && !strchr("dxuot", fmt))
+		return no_target;
+	sg_error_destroy(no_target);
+	int code, sig;
+	bool ended = sg_session_exit_status(sh->session, &code, &sig);
+	bool known = false;
+	int v = 0;
+	if (n == strlen("$_exitcode") && !strncmp(args, "$_exitcode", n) && ended && !sig)
+		known = true, v = code;
+	if (n == strlen("$_exitsignal") && !strncmp(args, "$_exitsignal", n) && ended && sig)
+		known = true, v = sig;
+	char text[48] = "void";
+	if (known) {
+		unsigned u = (unsigned)v;
+		if (fmt == 'x')
+			snprintf(text, sizeof(text), "0x%x", u);
+		else if (fmt == 'o')
+			snprintf(text, sizeof(text), u ? "0%o" : "%o", u);
+		else if (fmt == 'u')
+			snprintf(text, sizeof(text), "%u", u);
+		else if (fmt == 't') {
+			int k = 0;
+			for (int b = 31; b >= 0; b--)
+				if ((u >> b) & 1 || k || !b)
+					text[k++] = (char)('0' + ((u >> b) & 1));
+			text[k] = '\0';
+		} else
+			snprintf(text, sizeof(text), "%d", v);
+	}
+	if (history) {
+		unsigned num = ++sh->loose_values;
+		sg_out_printf(out, "$%u = %s\n", num, text);
+		sg_out_uint(out, "history", num);
+	} else {
+		sg_out_printf(out, "%s", text);
+	}
+	if (known)
+		sg_out_int(out, "value", v);
+	else
+		sg_out_null(out, "value");
+	sg_out_string(out, "text", text);
+	sg_out_string(out, "type", known ? "int" : "void");
+	return NULL;
+}
+
 static struct sg_error *do_print(struct sg_session *s, const char *args, struct sg_out *out,
 				 struct shell *sh, bool history)
 {
@@ -72,7 +132,7 @@ static struct sg_error *do_print(struct sg_session *s, const char *args, struct 
 		return err;
 	struct sg_target *t;
 	if ((err = sg_session_need_target(s, &t)))
-		return err;
+		return sg_session_target(s) ? err : print_loose(sh, args, fmt, history, out, err);
 	struct xval x;
 	char name[64];
 	if (!*args) {
@@ -326,14 +386,15 @@ static const struct sg_command data_cmds[] = {
 		     "(no typed readers).  The value is numbered $N as in gdb: $N, $ (the\n"
 		     "last), $$ and $$N (the Nth before it) use the history, and a bare\n"
 		     "\"print\" shows the last value again.  \"print $NAME = EXPR\" sets a\n"
-		     "convenience variable ($NAME, void until set; $_thread, $_siginfo\n"
-		     "are spyglass's).  See also \"set print pretty\" and \"set print elements\".",
-	  .handler = cmd_print, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
+		     "convenience variable ($NAME, void until set; $_thread, $_siginfo,\n"
+		     "$_exitcode and $_exitsignal are spyglass's).  See also \"set print\n"
+		     "pretty\" and \"set print elements\".",
+	  .handler = cmd_print, .complete = sg_complete_expression },
 	{ .name = "output", .synopsis = "output[/FMT] EXPR",
 	  .summary = "Print a value without history number or newline",
 	  .details = "As print, but the value is not numbered in the history and no\n"
 		     "newline follows it (gdb's output, for scripts).",
-	  .handler = cmd_output, .complete = sg_complete_expression, .flags = SG_CMD_NEEDS_TARGET },
+	  .handler = cmd_output, .complete = sg_complete_expression },
 	{ .name = "ptype", .synopsis = "ptype[/or] EXPR|TYPE",
 	  .summary = "Print a type, spelled out (/o: with offsets and sizes; /r: raw)",
 	  .details = "Types are named as the type printers of plugins name them\n"

@@ -23,6 +23,10 @@ struct shell {
 	uint64_t x_next;
 	bool x_next_valid;
 	unsigned long x_count;	/* the last count, which a bare x repeats */
+
+	/* Values print numbered without a target (the history went with
+	   the last one).  */
+	unsigned loose_values;
 };
 
 /* Exit statuses: 1 the last command (or -x file) failed; 2 fatal (the -p

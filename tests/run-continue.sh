@@ -96,6 +96,16 @@ like "$SG_RUN" 'exited with code 012\]$' "  exited with code 012"
 run_both killed sigkill continue
 is "$SG_RUN" "$GDB_RUN" "continue until SIGKILL: Program terminated with signal SIGKILL, Killed."
 
+# How it ended, as convenience variables that outlive the process (the
+# value history went with the target, so it starts again at $1).
+run_both exitvars exit_10 continue 'print $_exitcode' 'print $_exitsignal' 'print/x $_exitcode' \
+	'output $_exitcode' 'print $nosuch'
+is "$SG_RUN" "$GDB_RUN" "after exit(10): \$_exitcode, \$_exitsignal void, print/x, output, as gdb"
+like "$SG_RUN" '^\$1 = 10$' "  \$_exitcode is 10"
+run_both signalvars sigkill continue 'print $_exitsignal' 'print $_exitcode' 'output/x $_exitsignal'
+is "$SG_RUN" "$GDB_RUN" "after SIGKILL: \$_exitsignal 9, \$_exitcode void, as gdb"
+like "$SG_RUN" '^\$1 = 9$' "  \$_exitsignal is 9"
+
 # A signal gdb stops for: shown, and delivered at the next continue.
 run_both term sigterm continue continue 'info threads'
 sg_term=$(printf '%s\n' "$SG_RUN" | grep -vE '^(0x[0-9a-f]+ in |[0-9]+[[:space:]])')

@@ -168,6 +168,12 @@ SG_PUBLIC struct sg_error *sg_session_continue(struct sg_session *session,
    the error that says how it ended.  */
 SG_PUBLIC struct sg_error *sg_session_kill(struct sg_session *session, pid_t *pid_ret)
 	SG_NONNULL(1, 2);
+/* How the last process sg_session_continue() saw end did (gdb's
+   $_exitcode and $_exitsignal): false before one has.  *CODE is its exit
+   status, -1 when a signal killed it; *SIGNAL that signal, 0 when it
+   exited.  */
+SG_PUBLIC bool sg_session_exit_status(struct sg_session *session, int *code, int *signal)
+	SG_NONNULL(1, 2, 3);
 
 SG_END_DECLS
 
