@@ -14,7 +14,7 @@ build=${BUILD_DIR:-_build}
 secs=${1:-600}
 shift 2>/dev/null
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(args command expr valprint cfi note typeindex core)
+[ ${#targets[@]} -gt 0 ] || targets=(args command expr valprint cfi note typeindex core describe)
 jobs=${FUZZ_JOBS:-2}
 out=bench/out/fuzz
 mkdir -p "$out/crashes"

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/test-subr.sh"
 
 SECONDS_EACH=${FUZZ_SECONDS:-3}
-targets=(args command expr valprint cfi note typeindex core)
+targets=(args command expr valprint cfi note typeindex core describe)
 
 if [ ! -x "$top_builddir/fuzz/fuzz-args" ]; then
 	for t in "${targets[@]}"; do
@@ -67,6 +67,19 @@ make_seeds() {	# make_seeds TARGET DIR
 			  cat "$testdir/dw$v.abbrev" "$testdir/dw$v.str" "$testdir/dw$v.info"
 			} >"$dir/dwarf$v"
 		done ;;
+	describe)
+		# Expressions as compilers write them: a frame-base offset, a
+		# register, an entry value, a piece list, a typed conversion, a
+		# thread-local address, an address index (each after the byte
+		# that picks the unit: even GCC's, odd clang's).
+		printf '\x00\x91\x6c' >"$dir/fbreg"
+		printf '\x01\x91\x08' >"$dir/fbreg-clang"
+		printf '\x00\x55' >"$dir/reg"
+		printf '\x00\xa3\x01\x55\x9f' >"$dir/entry"
+		printf '\x00\x52\x93\x04\x93\x04' >"$dir/pieces"
+		printf '\x00\x70\x00\xa8\x2a\xa8\x00\x9f' >"$dir/convert"
+		printf '\x00\x0e\x04\x00\x00\x00\x00\x00\x00\x00\xe0' >"$dir/tls"
+		printf '\x01\xa1\x00' >"$dir/addrx" ;;
 	esac
 }
 
