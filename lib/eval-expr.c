@@ -526,15 +526,23 @@ static bool parse_cast_type(struct expr *e, Dwarf_Die *type, int *stars, const c
 /* $REG of the selected frame, typed as gdb types it: $pc void (*)(),
    $sp and $rbp void *, $eflags its flags, 64-bit registers int64_t, $eax
    and the other 32-bit halves int, segment registers int.  */
-/* gdb's $_siginfo on a core: its NT_SIGINFO as the target's siginfo_t
-   (from libc's DWARF), so that $_siginfo._sifields._sigfault.si_addr
-   reads as in gdb.  */
+/* gdb's $_siginfo: a core's NT_SIGINFO, or the signal a live thread is
+   stopped with, as the target's siginfo_t (from libc's DWARF), so that
+   $_siginfo._sifields._sigfault.si_addr reads as in gdb.  */
 static struct sg_error *siginfo_value(struct expr *e, struct xval *ret)
 {
 	struct sg_core_info ci;
-	if (!sg_core_info(e->t, &ci) || !ci.siginfo)
+	siginfo_t live;
+	struct sg_thread *th = sg_session_thread(e->s);
+	const void *si = NULL;
+	if (sg_core_info(e->t, &ci))
+		si = ci.siginfo;
+	else if (th && sg_thread_siginfo(e->t, th, &live))
+		si = &live;
+	if (!si)
 		return sg_error_create(SG_ERROR_LOOKUP,
-				       "$_siginfo is known on a core that has NT_SIGINFO (see \"info siginfo\")");
+				       "$_siginfo is known on a core that has NT_SIGINFO (see \"info siginfo\"), "
+				       "and for a thread a signal stopped (not at the attach, which sends none)");
 	memset(ret, 0, sizeof(*ret));
 	struct sg_error *err = sg_lookup_type(e->t, "siginfo_t", &ret->v.type);
 	if (err) {
@@ -549,7 +557,7 @@ static struct sg_error *siginfo_value(struct expr *e, struct xval *ret)
 	unsigned char *bytes;
 	if ((err = val_bytes(size, &bytes)))
 		return err;
-	memcpy(bytes, ci.siginfo, size);
+	memcpy(bytes, si, size);
 	ret->v.bytes = bytes;
 	ret->v.nbytes = size;
 	snprintf(ret->rvalue_name, sizeof(ret->rvalue_name), "$_siginfo");

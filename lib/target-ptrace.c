@@ -828,3 +828,15 @@ fail:
 	sg_target_destroy(t);
 	return err;
 }
+
+bool sg_thread_siginfo(struct sg_target *t, const struct sg_thread *th, siginfo_t *si)
+{
+	if (t->kind != SG_TARGET_LIVE || t->snapshot || t->gone || !th->seized || !th->stopped)
+		return false;
+	/* A PTRACE_INTERRUPT stop reads as SIGTRAP with PTRACE_EVENT_STOP:
+	   no signal the thread received.  */
+	if (ptrace(PTRACE_GETSIGINFO, th->tid, NULL, si) < 0 ||
+	    (si->si_signo == SIGTRAP && si->si_code >> 8 == PTRACE_EVENT_STOP))
+		return false;
+	return true;
+}

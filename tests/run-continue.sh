@@ -96,6 +96,15 @@ like "$SG_RUN" 'exited with code 012\]$' "  exited with code 012"
 run_both killed sigkill continue
 is "$SG_RUN" "$GDB_RUN" "continue until SIGKILL: Program terminated with signal SIGKILL, Killed."
 
+# $_siginfo of the thread a signal stopped: its number, code and sender
+# (this script), as gdb reads them.
+sigusr1() { kill -USR1 "$tpid"; }
+run_both siginfo sigusr1 continue 'print $_siginfo.si_signo' 'print $_siginfo.si_code' \
+	'print $_siginfo._sifields._kill.si_pid'
+is "$(grep '^\$' <<<"$SG_RUN")" "$(grep '^\$' <<<"$GDB_RUN")" \
+	"after SIGUSR1 stopped it: \$_siginfo's signal, code and sender, as gdb's"
+like "$SG_RUN" "^\\\$3 = $$\$" "  the sender is this script"
+
 # How it ended, as convenience variables that outlive the process (the
 # value history went with the target, so it starts again at $1).
 run_both exitvars exit_10 continue 'print $_exitcode' 'print $_exitsignal' 'print/x $_exitcode' \

@@ -8,6 +8,7 @@
 #define SPYGLASS_TARGET_H
 
 #include <spyglass/common.h>
+#include <signal.h>
 #include <sys/types.h>
 
 SG_BEGIN_DECLS
@@ -67,6 +68,11 @@ SG_PUBLIC const struct sg_regs *sg_thread_regs(const struct sg_thread *thread);
 /* The thread's position in the target's list, from 0; gdb's thread ID is
    this plus one.  */
 SG_PUBLIC size_t sg_thread_index(const struct sg_thread *thread);
+/* The signal THREAD of the live TARGET is stopped with (gdb's $_siginfo),
+   into *RET: false when none, as after the attach or an interrupt (a
+   PTRACE_INTERRUPT stop), on a core (see sg_core_info) or a snapshot.  */
+SG_PUBLIC bool sg_thread_siginfo(struct sg_target *target, const struct sg_thread *thread,
+				 siginfo_t *ret);
 
 enum sg_target_kind {
 	SG_TARGET_LIVE,
