@@ -1004,11 +1004,50 @@ cut:
 	return strndup(args, n);
 }
 
+static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *ret);
+
+/* gdb's explicit locations, "-source FILE -line N", "-function F",
+   "-line N": as the linespec they stand for.  */
+static struct sg_error *scope_explicit(struct shell *sh, const char *spec, uint64_t *ret)
+{
+	char *copy = strdup(spec), *save = NULL;
+	if (!copy)
+		return &sg_enomem;
+	const char *source = NULL, *function = NULL, *line = NULL;
+	struct sg_error *err = NULL;
+	for (char *w = strtok_r(copy, " \t", &save); w && !err; w = strtok_r(NULL, " \t", &save)) {
+		const char **slot = !strcmp(w, "-source") ? &source : !strcmp(w, "-function") ? &function
+				    : !strcmp(w, "-line") ? &line : NULL;
+		char *arg = slot ? strtok_r(NULL, " \t", &save) : NULL;
+		if (!slot)
+			err = sg_error_format(SG_ERROR_USAGE, "invalid explicit location argument, \"%s\"", w);
+		else if (!arg)
+			err = sg_error_format(SG_ERROR_USAGE, "missing argument for \"%s\"", w);
+		else
+			*slot = arg;
+	}
+	if (!err && source && !function && !line)
+		err = sg_error_create(SG_ERROR_USAGE,
+				      "Source filename requires function, label, or line offset.");
+	if (!err) {
+		char *linespec = NULL;
+		if (asprintf(&linespec, "%s%s%s", source ? source : "", source ? ":" : "",
+			     function ? function : line) < 0)
+			linespec = NULL;
+		err = linespec ? scope_pc(sh, linespec, ret) : &sg_enomem;
+		free(linespec);
+	}
+	free(copy);
+	return err;
+}
+
 /* Where gdb's "break SPEC" would stop: SPEC's address after the
    function's prologue; *ADDRESS exactly.  */
 static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *ret)
 {
 	struct sg_target *t = sg_session_target(sh->session);
+	if (spec[0] == '-' && isalpha((unsigned char)spec[1]))
+		return scope_explicit(sh, spec, ret);
 	if (spec[0] == '*') {
 		if (!spec[1])
 			return sg_error_create(SG_ERROR_USAGE, "Argument required (expression to compute).");

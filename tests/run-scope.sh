@@ -60,7 +60,8 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 	# Between two functions: the unit's static block, then the global
 	# one, each in gdb's hash order.
 	cmds+=('info scope *noargs + 8' 'info scope *0' 'info scope main if n > 1' 'info scope manyvars, 3'
-		"info scope 'regvar'" 'info scope sg-scope.c:externs')
+		"info scope 'regvar'" 'info scope sg-scope.c:externs' 'info scope -function pieces'
+		'info scope -source sg-scope.c -line 57')
 	start_fixture "$fx" || exit 1
 	pid=$FIXTURE_PID
 	run_both "$pid" "${cmds[@]}"
@@ -95,7 +96,8 @@ fx=$FIXTURES/scope-gcc-O0
 start_fixture "$fx" || exit 1
 pid=$FIXTURE_PID
 errs=('info scope' 'info scope nosuch' 'info scope main foo' 'info scope sg-scope.c:9999'
-	'info scope nosuch.c:3' 'info scope *' 'info scope *nosuch' 'info scope sg-scope.c:3 foo')
+	'info scope nosuch.c:3' 'info scope *' 'info scope *nosuch' 'info scope sg-scope.c:3 foo'
+	'info scope -foo' 'info scope -line' 'info scope -source sg-scope.c')
 run_both "$pid" "${errs[@]}"
 for c in "${errs[@]}"; do
 	is "$(block_of "$SG_OUT" "$c")" "$(block_of "$GDB_OUT" "$c")" "error: $c"
