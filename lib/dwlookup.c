@@ -8,6 +8,7 @@
    cached per target until the modules change.  */
 #include <config.h>
 #include "internal.h"
+#include "eval.h"
 
 #include <ctype.h>
 
@@ -339,17 +340,53 @@ static bool find_variable(struct sg_target *t, const char *name, struct want *w,
 	return search(t, key, w, bias) != NULL;
 }
 
+/* A thread-local variable's location: its offset in its module's TLS
+   block (DW_OP_addr or DW_OP_const8u, then DW_OP_GNU_push_tls_address
+   or DW_OP_form_tls_address).  */
+static bool tls_offset(const Dwarf_Op *ops, size_t nops, uint64_t *ret)
+{
+	if (nops != 2 || (ops[1].atom != DW_OP_GNU_push_tls_address &&
+			  ops[1].atom != DW_OP_form_tls_address) ||
+	    (ops[0].atom != DW_OP_addr && ops[0].atom != DW_OP_const8u &&
+	     ops[0].atom != DW_OP_const4u && ops[0].atom != DW_OP_constu))
+		return false;
+	*ret = ops[0].number;
+	return true;
+}
+
 struct sg_error *sg_lookup_variable(struct sg_target *t, const char *name, Dwarf_Die *type_ret,
 				    uint64_t *address_ret)
 {
+	return sg_lookup_thread_variable(t, NULL, name, type_ret, address_ret);
+}
+
+struct sg_error *sg_lookup_thread_variable(struct sg_target *t, const struct sg_thread *thread,
+					   const char *name, Dwarf_Die *type_ret, uint64_t *address_ret)
+{
 	struct want w;
 	Dwarf_Addr bias;
+	struct sg_module *mod;
+	char key[1100];
 	if (!find_variable(t, name, &w, &bias))
 		return &sg_not_found;
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t nops;
 	Dwarf_Addr addr;
+	uint64_t off;
+	if (thread && dwarf_attr(&w.found, DW_AT_location, &a) &&
+	    dwarf_getlocation(&a, &ops, &nops) == 0 && tls_offset(ops, nops, &off)) {
+		/* The module that defines it: the cached search's.  */
+		snprintf(key, sizeof(key), "v:%s", name);
+		mod = search(t, key, &w, &bias);
+		struct sg_error *err = mod ? sg_tls_address(t, thread, mod, off, &addr) : &sg_not_found;
+		if (err)
+			return err;
+		if (!dwarf_attr_integrate(&w.found, DW_AT_type, &a) || !dwarf_formref_die(&a, type_ret))
+			return sg_error_format(SG_ERROR_BAD_DATA, "variable \"%s\" has no type", name);
+		*address_ret = addr;
+		return NULL;
+	}
 	if (!dwarf_attr(&w.found, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &nops) != 0 ||
 	    nops != 1 || !static_address(&a, &ops[0], &addr)) {
 		/* Only static storage for now: locals come with frames.  */

@@ -1014,7 +1014,8 @@ static struct sg_error *parse_primary(struct expr *e, struct xval *ret)
 	}
 	sg_error_destroy(err);
 	ret->v.lvalue = true;
-	err = sg_lookup_variable(e->t, name, &ret->v.type, &ret->v.address);
+	err = sg_lookup_thread_variable(e->t, sg_session_thread(e->s), name, &ret->v.type,
+					&ret->v.address);
 	if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
 		/* A function: its DIE is its type, its code its value.  */
 		sg_error_destroy(err);
@@ -1559,7 +1560,8 @@ struct sg_error *sg_eval_xval(struct sg_session *s, struct sg_target *t, const c
 }
 
 /* TEXT as "NAME", "&NAME" or "'NAME'" of the symbol table: its address. */
-static struct sg_error *symbol_address(struct sg_target *t, const char *text, uint64_t *ret)
+static struct sg_error *symbol_address(struct sg_session *s, struct sg_target *t, const char *text,
+				       uint64_t *ret)
 {
 	while (isspace((unsigned char)*text) || *text == '&')
 		text++;
@@ -1579,9 +1581,16 @@ static struct sg_error *symbol_address(struct sg_target *t, const char *text, ui
 	struct sg_symbol sym;
 	struct sg_error *err = sg_lookup_symbol(t, name, &sym);
 	free(name);
-	if (!err)
-		*ret = sym.address;
-	return err;
+	if (err)
+		return err;
+	if (sym.kind == STT_TLS) {
+		/* Its value is an offset in its module's TLS block.  */
+		struct sg_module_info info;
+		sg_module_info(sym.module, &info);
+		return sg_tls_address(t, sg_session_thread(s), sym.module, sym.address - info.bias, ret);
+	}
+	*ret = sym.address;
+	return NULL;
 }
 
 /* The address TEXT names for x and info symbol, as gdb takes it: a
@@ -1608,7 +1617,7 @@ struct sg_error *sg_eval_address(struct sg_session *s, const char *text, uint64_
 		/* A symbol without DWARF (a stripped module, 'ns::f(int)'):
 		   its address, as before typed expressions.  */
 		if (sg_error_code(err) == SG_ERROR_LOOKUP || sg_error_code(err) == SG_ERROR_USAGE) {
-			struct sg_error *serr = symbol_address(t, text, ret);
+			struct sg_error *serr = symbol_address(s, t, text, ret);
 			if (!serr) {
 				sg_error_destroy(err);
 				return NULL;

@@ -54,6 +54,11 @@ SG_PUBLIC char *sg_ptype_offsets_string(struct sg_target *t, Dwarf_Die *type, bo
 SG_PUBLIC void sg_type_printers_begin(struct sg_session *s, struct sg_target *t, bool raw);
 SG_PUBLIC void sg_type_printers_end(void);
 
+/* Where the thread-local variable at OFFSET in MOD's TLS block lives in
+   THREAD (tls.c).  */
+struct sg_error *sg_tls_address(struct sg_target *target, const struct sg_thread *thread,
+				struct sg_module *mod, uint64_t offset, uint64_t *ret);
+
 /* ---- values (eval-print.c, eval-expr.c, eval-locals.c) ---- */
 
 /* A value as the data commands see it: in target memory, or computed. */

@@ -323,6 +323,8 @@ bool sg_task_pc_sp(pid_t pid, const char *tid, uint64_t *pc, uint64_t *sp);
 
 /* Name modules as the dynamic linker's link_map does (linkmap.c).  */
 void sg_target_link_map_names(struct sg_target *target);
+/* The address of MOD's node in the dynamic linker's link_map, or 0.  */
+uint64_t sg_link_map_of(struct sg_target *target, struct sg_module *mod);
 /* Report the modules again if /proc/PID/maps changed since they were.  */
 struct sg_error *sg_target_refresh_modules(struct sg_target *target);
 /* The "process exited" error, with its status.  */

@@ -88,3 +88,23 @@ void sg_target_link_map_names(struct sg_target *t)
 		map = lm.next;
 	}
 }
+
+uint64_t sg_link_map_of(struct sg_target *t, struct sg_module *mod)
+{
+	struct sg_module *exe = sg_target_exe_module(t);
+	uint64_t r_debug = exe ? find_r_debug(t, exe) : 0;
+	uint64_t map;
+	if (!r_debug || !read_ok(t, r_debug + 8, &map, sizeof(map)))
+		return 0;
+	for (size_t n = 0; map && n < MAX_LINK_MAPS; n++) {
+		struct lm lm;
+		if (!read_ok(t, map, &lm, sizeof(lm)))
+			return 0;
+		/* The executable is the first node; a library's dynamic
+		   section is in its module.  */
+		if (mod == exe ? n == 0 : (lm.ld >= mod->start && lm.ld < mod->end))
+			return map;
+		map = lm.next;
+	}
+	return 0;
+}

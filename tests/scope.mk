@@ -23,3 +23,11 @@ $(SCOPE_FIXTURES): $(srcdir)/tests/fixtures/sg-scope.c
 
 TESTS += tests/run-scope.sh
 EXTRA_DIST += tests/fixtures/sg-scope.c tests/run-scope.sh
+
+# Thread-local variables against gdb (tests/run-tls.sh).
+check_PROGRAMS += tests/fixtures/sg-tls
+tests_fixtures_sg_tls_SOURCES = tests/fixtures/sg-tls.c
+tests_fixtures_sg_tls_CFLAGS = -O0 -g -pthread
+tests_fixtures_sg_tls_LDFLAGS = -pthread
+TESTS += tests/run-tls.sh
+EXTRA_DIST += tests/run-tls.sh

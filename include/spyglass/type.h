@@ -16,6 +16,12 @@ SG_BEGIN_DECLS
    &sg_not_found if no module defines it.  */
 SG_PUBLIC struct sg_error *sg_lookup_variable(struct sg_target *target, const char *name,
 					      Dwarf_Die *type_ret, uint64_t *address_ret);
+/* The same, where a thread-local variable lives in THREAD (NULL: such a
+   variable is an error, as for sg_lookup_variable): its module's block
+   found through the thread's DTV, as glibc lays it out.  */
+SG_PUBLIC struct sg_error *sg_lookup_thread_variable(struct sg_target *target,
+						     const struct sg_thread *thread, const char *name,
+						     Dwarf_Die *type_ret, uint64_t *address_ret);
 
 /* The function NAME: its DW_TAG_subprogram DIE (which serves as its type:
    return type and parameters) and its runtime address.  &sg_not_found
