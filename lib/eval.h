@@ -271,6 +271,11 @@ SG_PUBLIC const char *sg_frame_language(const struct sg_frame *f);
    (what was said before it is on OUT), or NULL.  */
 SG_PUBLIC bool sg_frame_local_address(struct sg_session *s, const char *name, struct sg_out *out,
 				      struct sg_error **err);
+/* The name gdb's symbol for SYM has when DWARF describes it under its
+   own name (in C++ with its parameters, "main()"), new string; NULL for
+   a symbol only the symbol table has, such as an alias (pause for
+   __libc_pause): gdb's "minimal symbol".  */
+SG_PUBLIC char *sg_symbol_debug_name(struct sg_session *s, const struct sg_symbol *sym);
 /* Whether the type DIE TYPE is only declared, in all of T's units: gdb
    makes no symbol of such a class.  */
 SG_PUBLIC bool sg_type_declared_only(struct sg_target *t, Dwarf_Die *type);

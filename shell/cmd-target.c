@@ -416,15 +416,22 @@ static struct sg_error *cmd_info_address(struct sg_session *s, const char *args,
 						 : "static storage";
 	struct sg_module_info info;
 	sg_module_info(sym.module, &info);
+	char *debug_name = sg_symbol_debug_name(s, &sym);
 	/* Like gdb, name the symbol as demangled (with its parameters).  A
-	   thread-local one is at an offset in its module's TLS block.  */
+	   thread-local one is at an offset in its module's TLS block.  One
+	   without DWARF of its own is gdb's minimal symbol, named as typed.  */
 	if (sym.kind == STT_TLS)
 		sg_out_printf(out, "Symbol \"%s\" is %s at offset 0x%" PRIx64
 				   " in the thread-local storage for `%s'.\n",
 			      sym.name, what, sym.address - info.bias, info.name);
+	else if (!debug_name)
+		sg_out_printf(out, "Symbol \"%s\" is at 0x%" PRIx64
+				   " in a file compiled without debugging.\n", name, sym.address);
 	else
-		sg_out_printf(out, "Symbol \"%s\" is %s at address 0x%" PRIx64 ".\n", sym.name, what,
-			      sym.address);
+		sg_out_printf(out, "Symbol \"%s\" is %s at address 0x%" PRIx64 ".\n", debug_name,
+			      what, sym.address);
+	sg_out_bool(out, "debug_info", debug_name != NULL);
+	free(debug_name);
 	sg_out_string(out, "symbol", sym.name);
 	sg_out_string(out, "raw_name", sym.raw_name);
 	sg_out_string(out, "kind", sym.kind == STT_FUNC || sym.kind == STT_GNU_IFUNC ? "function"

@@ -79,7 +79,7 @@ for v in gcc-O0 gcc-O2 clang-O2; do
 	fx=$FIXTURES/scope-$v
 	[ "$(head -c 2 "$fx")" = '#!' ] && continue
 	cmds=('frame function main')
-	for n in argc argv n k p bg counter tls_var main; do
+	for n in argc argv n k p bg counter tls_var main _start pause gvar; do
 		cmds+=("info address $n")
 	done
 	start_fixture "$fx" || exit 1
