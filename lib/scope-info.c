@@ -341,6 +341,7 @@ struct sg_error *sg_info_scope(struct sg_session *s, const char *what, uint64_t 
 	}
 	if (w.count && sg_out_json(out))
 		sg_out_array_end(out);
+	sg_out_hex(out, "pc", pc);
 	if (err)
 		return err;
 	if (!w.count) {
