@@ -65,7 +65,7 @@ static bool assignment(const char *args, char *name, size_t size, const char **r
 /* print and output without a target (the process exited): a
    convenience variable, as gdb still has them.  $_exitcode and
    $_exitsignal say how the process ended; any other is void.  Numbered
-   afresh: the value history went with the target.  */
+   on from the last value of the target's history, which went with it.  */
 static struct sg_error *print_loose(struct shell *sh, const char *args, char fmt, bool history,
 				    struct sg_out *out, struct sg_error *no_target)
 {

@@ -5,6 +5,7 @@
    gdb's words.  Nothing is written into the target (lib/runctl.c).  */
 #include <config.h>
 #include "shell.h"
+#include "eval.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -137,11 +138,16 @@ static struct sg_error *cmd_continue(struct sg_session *s, const char *args, str
 	/* What was printed shows before the wait.  */
 	fflush(stdout);
 	struct sg_run_event ev;
+	/* gdb's value history outlives the process: values printed after
+	   the exit go on from its last number.  */
+	unsigned values = sg_history_count(s);
 	struct sg_error *err = sg_session_continue(s, &ev);
 	if (err)
 		return err;
-	if (ev.kind == SG_RUN_EXITED || ev.kind == SG_RUN_SIGNALED)
+	if (ev.kind == SG_RUN_EXITED || ev.kind == SG_RUN_SIGNALED) {
+		sh->loose_values = values;
 		report_end(&ev, out);
+	}
 	else
 		report_signal(sh, &ev, out);
 	return NULL;

@@ -1063,8 +1063,9 @@ static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *r
 			file_colon = true;
 	}
 	size_t len = strlen(spec);
-	if (len > 2 && spec[0] == '\'' && spec[len - 1] == '\'' && !memchr(spec + 1, '\'', len - 2)) {
-		/* 'NAME': a function's name, quoted as gdb allows.  */
+	if (len > 2 && (spec[0] == '\'' || spec[0] == '"') && spec[len - 1] == spec[0] &&
+	    !memchr(spec + 1, spec[0], len - 2)) {
+		/* 'NAME' or "NAME": a function's name, quoted as gdb allows.  */
 		char *name = strndup(spec + 1, len - 2);
 		if (!name)
 			return &sg_enomem;

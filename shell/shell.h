@@ -24,8 +24,9 @@ struct shell {
 	bool x_next_valid;
 	unsigned long x_count;	/* the last count, which a bare x repeats */
 
-	/* Values print numbered without a target (the history went with
-	   the last one).  */
+	/* The last number print gave without a target: after an exit, the
+	   number the target's history had reached, then on (the values
+	   went with the target).  */
 	unsigned loose_values;
 };
 

@@ -105,12 +105,12 @@ is "$(grep '^\$' <<<"$SG_RUN")" "$(grep '^\$' <<<"$GDB_RUN")" \
 	"after SIGUSR1 stopped it: \$_siginfo's signal, code and sender, as gdb's"
 like "$SG_RUN" "^\\\$3 = $$\$" "  the sender is this script"
 
-# How it ended, as convenience variables that outlive the process (the
-# value history went with the target, so it starts again at $1).
-run_both exitvars exit_10 continue 'print $_exitcode' 'print $_exitsignal' 'print/x $_exitcode' \
-	'output $_exitcode' 'print $nosuch'
+# How it ended, as convenience variables that outlive the process, the
+# value history numbered on from before the exit.
+run_both exitvars exit_10 'print $_exitcode' continue 'print $_exitcode' 'print $_exitsignal' \
+	'print/x $_exitcode' 'output $_exitcode' 'print $nosuch'
 is "$SG_RUN" "$GDB_RUN" "after exit(10): \$_exitcode, \$_exitsignal void, print/x, output, as gdb"
-like "$SG_RUN" '^\$1 = 10$' "  \$_exitcode is 10"
+like "$SG_RUN" '^\$2 = 10$' "  \$_exitcode is 10, value \$2 after \$1 before the exit"
 run_both signalvars sigkill continue 'print $_exitsignal' 'print $_exitcode' 'output/x $_exitsignal'
 is "$SG_RUN" "$GDB_RUN" "after SIGKILL: \$_exitsignal 9, \$_exitcode void, as gdb"
 like "$SG_RUN" '^\$1 = 9$' "  \$_exitsignal is 9"

@@ -56,7 +56,7 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 	# Between two functions: the unit's static block, then the global
 	# one, each in gdb's hash order.
 	cmds+=('info scope *noargs + 8' 'info scope *0' 'info scope main if n > 1' 'info scope manyvars, 3'
-		"info scope 'regvar'" 'info scope sg-scope.c:externs' 'info scope -function pieces'
+		"info scope 'regvar'" 'info scope "noargs"' 'info scope sg-scope.c:externs' 'info scope -function pieces'
 		'info scope -source sg-scope.c -line 57')
 	start_fixture "$fx" || exit 1
 	pid=$FIXTURE_PID
