@@ -1292,8 +1292,11 @@ char *sg_frame_args_text(struct sg_session *s, const struct sg_stack *st, size_t
 			sg_lite_puts(&b, name);
 			sg_lite_puts(&b, "@entry=");
 		}
-		if (!err && v.entry_value) {
-			/* gdb: the value is the one passed at entry.  */
+		if (!err && v.entry_value && dwarf_tag(&fs.chain[fs.fn]) == DW_TAG_subprogram) {
+			/* gdb: the value is the one passed at entry; it says
+			   so of a function's own frame only, not of an
+			   inlined call's ("__pthread_kill_internal (signo=6,
+			   ..." under abort).  */
 			sg_lite_puts(&b, name);
 			sg_lite_puts(&b, "@entry=");
 		}

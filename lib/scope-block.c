@@ -336,6 +336,8 @@ static unsigned hash_cplus(const char *s)
 /* L in the order gdb's hashed dictionary lists it.  */
 static void order_hashed(struct symlist *l, bool cplus)
 {
+	if (l->n < 2)
+		return;
 	/* As many buckets as gdb 13 makes: checked against its orders.  */
 	size_t nb = l->n / 5 + 1;
 	struct sym *v = malloc(l->n * sizeof(*v));

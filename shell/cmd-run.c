@@ -135,6 +135,9 @@ static struct sg_error *cmd_continue(struct sg_session *s, const char *args, str
 	}
 	if (sh->interactive && !sg_out_json(out))
 		sg_out_printf(out, "Continuing.\n");
+	/* The frame the attach showed is gdb's first source location, whose
+	   file it said was missing if it was.  */
+	shell_source_sync(sh);
 	/* What was printed shows before the wait.  */
 	fflush(stdout);
 	struct sg_run_event ev;

@@ -461,6 +461,11 @@ static void sync_target(struct shell *sh)
 	attach_location(sh, t);
 }
 
+void shell_source_sync(struct shell *sh)
+{
+	sync_target(sh);
+}
+
 void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out)
 {
 	sync_target(sh);

@@ -91,6 +91,10 @@ struct sg_error *shell_register_record_command(struct shell *sh);
 struct sg_error *shell_register_proc_commands(struct shell *sh);
 /* list, info source, info line, directory (cmd-source.c).  */
 struct sg_error *shell_register_source_commands(struct shell *sh);
+/* Take the attach's location as gdb's current source line, if this
+   target has not had it yet: before the target runs on and its frames
+   change (cmd-source.c).  */
+void shell_source_sync(struct shell *sh);
 /* The source line after frame F's line, as gdb prints it; list then
    starts around it (cmd-source.c).  */
 void shell_source_frame_line(struct shell *sh, const struct sg_frame *f, struct sg_out *out);

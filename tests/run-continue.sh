@@ -105,6 +105,30 @@ is "$(grep '^\$' <<<"$SG_RUN")" "$(grep '^\$' <<<"$GDB_RUN")" \
 	"after SIGUSR1 stopped it: \$_siginfo's signal, code and sender, as gdb's"
 like "$SG_RUN" "^\\\$3 = $$\$" "  the sender is this script"
 
+# abort() while continue waits: the stop is in another file than the
+# attach's frame, so gdb says that file is missing rather than "in FILE";
+# and the inlined __pthread_kill_internal has no @entry values.
+printf '#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\nint main(void) { printf("ready\\n"); fflush(stdout); sleep(2); abort(); }\n' \
+	>"$testdir/aborts.c"
+if ${CC:-cc} -g -o "$testdir/aborts" "$testdir/aborts.c"; then
+	for dbg in sg gdb; do
+		start_fixture "$testdir/aborts" || exit 1
+		if [ $dbg = sg ]; then
+			timeout -k 5 60 "$SG_BIN" -nx -batch -p "$FIXTURE_PID" -ex continue -ex bt \
+				>"$testdir/abort.$dbg" 2>&1
+		else
+			timeout -k 5 60 "$GDB" -nx -batch -p "$FIXTURE_PID" -ex continue -ex bt \
+				>"$testdir/abort.$dbg" 2>&1
+		fi
+		stop_fixture "$FIXTURE_PID"
+	done
+	stop_lines() { sed -n '/^Program received/,$p' "$1" | grep -v '^\[Inferior' | sed -E 's/0x[0-9a-f]+ in /ADDR in /'; }
+	is "$(stop_lines "$testdir/abort.sg")" "$(stop_lines "$testdir/abort.gdb")" \
+		"abort() during continue: the stop, its missing file, and bt, as gdb's"
+else
+	skip "no C compiler: the abort() check is not run"
+fi
+
 # How it ended, as convenience variables that outlive the process, the
 # value history numbered on from before the exit.
 run_both exitvars exit_10 'print $_exitcode' continue 'print $_exitcode' 'print $_exitsignal' \

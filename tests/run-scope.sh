@@ -68,6 +68,8 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 		ours=$(block_of "$all_ours" "$c")
 		theirs=$(block_of "$all_theirs" "$c")
 		f=${c#info scope }
+		f=${f//\'/}
+		f=${f//\"/}
 		if [ "$ours" != "$theirs" ] &&
 		   printf '%s\n%s\n' "$ours" "$theirs" | grep -qF "Symbol $f is a function at"; then
 			# gdb took another copy of the function (see the
