@@ -338,7 +338,8 @@ sg_pids+=("$dpid")
 wait_for 10 eval '[ "$(tracer_of "$pid")" = "$dpid" ]'
 kill -KILL "$pid"
 sleep 0.3
-printf 'kill\nkill\nquit\n' >"$testdir/kill-in"
+# Bounded: if spyglass had gone, opening the FIFO would wait forever.
+timeout 10 bash -c 'printf "kill\nkill\nquit\n" >"$1"' bash "$testdir/kill-in"
 wait "$dpid"
 is "$(cat "$testdir/kill.err")" "stdin:1: process $pid exited while attached (killed by signal 9, KILL)
 stdin:2: The program is not being run." "kill after the process died: how it ended, then no target"
