@@ -293,6 +293,7 @@ struct eval_opts {
 	void *entry_arg;
 	struct sg_dwarf_location *loc;	/* NULL: no pieces */
 	Dwarf_Attribute *unit;		/* for DW_OP_addrx, DW_OP_constx; may be NULL */
+	const struct sg_dwarf_tls *tls;	/* DW_OP_form_tls_address; may be NULL */
 };
 
 /* DW_OP_addrx's address or DW_OP_constx's constant: the word at the
@@ -387,6 +388,19 @@ static struct sg_error *eval(const Dwarf_Op *ops, size_t nops, const struct sg_d
 		switch (a) {
 		case DW_OP_addr:
 			PUSH(op->number + opts->bias);
+			break;
+		case DW_OP_form_tls_address:
+		case DW_OP_GNU_push_tls_address:
+			/* The offset in the module's TLS block: its address in
+			   the frame's thread.  */
+			if (!opts->tls)
+				return sg_error_create(SG_ERROR_NOT_FOUND,
+						       "thread-local storage needs a thread");
+			NEED(1);
+			if ((err = sg_tls_address(opts->tls->target, opts->tls->thread, opts->tls->module,
+						  stack[sp - 1].lo, &x)))
+				return err;
+			stack[sp - 1] = (struct tv){ .lo = x };
 			break;
 		case DW_OP_addrx:
 		case DW_OP_GNU_addr_index:
@@ -722,9 +736,18 @@ struct sg_error *sg_dwarf_location_eval_unit(const Dwarf_Op *ops, size_t nops,
 					     Dwarf_Attribute *unit, sg_dwarf_entry_fn *entry,
 					     void *entry_arg, struct sg_dwarf_location *ret)
 {
+	return sg_dwarf_location_eval_tls(ops, nops, ctx, bias, unit, entry, entry_arg, NULL, ret);
+}
+
+struct sg_error *sg_dwarf_location_eval_tls(const Dwarf_Op *ops, size_t nops,
+					    const struct sg_dwarf_expr_ctx *ctx, uint64_t bias,
+					    Dwarf_Attribute *unit, sg_dwarf_entry_fn *entry,
+					    void *entry_arg, const struct sg_dwarf_tls *tls,
+					    struct sg_dwarf_location *ret)
+{
 	ret->npieces = 0;
 	ret->entry_value = false;
-	const struct eval_opts opts = { bias, entry, entry_arg, ret, unit };
+	const struct eval_opts opts = { bias, entry, entry_arg, ret, unit, tls };
 	struct sg_dwarf_result r;
 	struct tv typed;
 	struct sg_error *err = eval(ops, nops, ctx, NULL, &opts, &r, &typed);

@@ -55,7 +55,7 @@ SG_PUBLIC void sg_type_printers_begin(struct sg_session *s, struct sg_target *t,
 SG_PUBLIC void sg_type_printers_end(void);
 
 /* Where the thread-local variable at OFFSET in MOD's TLS block lives in
-   THREAD (tls.c).  */
+   THREAD (tls.c; also in internal.h, which this file does not include).  */
 struct sg_error *sg_tls_address(struct sg_target *target, const struct sg_thread *thread,
 				struct sg_module *mod, uint64_t offset, uint64_t *ret);
 

@@ -385,6 +385,22 @@ struct sg_error *sg_dwarf_location_eval_unit(const Dwarf_Op *ops, size_t nops,
 					     const struct sg_dwarf_expr_ctx *ctx, uint64_t bias,
 					     Dwarf_Attribute *unit, sg_dwarf_entry_fn *entry,
 					     void *entry_arg, struct sg_dwarf_location *ret);
+/* The same, where DW_OP_form_tls_address finds MODULE's thread-local
+   storage in THREAD (tls.c).  */
+struct sg_dwarf_tls {
+	struct sg_target *target;
+	const struct sg_thread *thread;
+	struct sg_module *module;
+};
+struct sg_error *sg_dwarf_location_eval_tls(const Dwarf_Op *ops, size_t nops,
+					    const struct sg_dwarf_expr_ctx *ctx, uint64_t bias,
+					    Dwarf_Attribute *unit, sg_dwarf_entry_fn *entry,
+					    void *entry_arg, const struct sg_dwarf_tls *tls,
+					    struct sg_dwarf_location *ret);
+/* Where the thread-local variable at OFFSET in MOD's TLS block lives in
+   THREAD (tls.c).  */
+struct sg_error *sg_tls_address(struct sg_target *target, const struct sg_thread *thread,
+				struct sg_module *mod, uint64_t offset, uint64_t *ret);
 
 /* ---- registries (registry.c) ---- */
 struct sg_plugin;

@@ -518,7 +518,10 @@ static struct sg_error *locate_at(struct sg_target *t, const struct sg_stack *st
 	struct sg_dwarf_expr_ctx ctx;
 	sg_stack_expr_ctx(t, st, level, &ctx);
 	struct entry_arg e = { t, st, level, depth };
-	return sg_dwarf_location_eval_unit(ops, nops, &ctx, bias, attr, entry_cb, &e, ret);
+	const struct sg_frame *f = level < sg_stack_count(st) ? sg_stack_frame(st, level) : NULL;
+	const struct sg_dwarf_tls tls = { t, sg_stack_thread(st), f ? f->module : NULL };
+	return sg_dwarf_location_eval_tls(ops, nops, &ctx, bias, attr, entry_cb, &e,
+					  tls.module ? &tls : NULL, ret);
 }
 
 struct sg_error *sg_stack_locate(struct sg_target *t, const struct sg_stack *st, size_t level,
