@@ -384,6 +384,27 @@ bool sg_command_snapshot_ok(struct sg_session *s, const char *line)
 	return ok;
 }
 
+/* What gdb says to command NAME once its process has gone (exited,
+   killed, detached): the session had a target, and has none now.  NULL
+   where spyglass's own words stay.  */
+static const char *gone_words(const char *name)
+{
+	static const char *const words[][2] = {
+		{ "backtrace", "No stack." }, { "frame", "No stack." }, { "up", "No stack." },
+		{ "down", "No stack." }, { "info frame", "No stack." },
+		{ "info locals", "No frame selected." }, { "info args", "No frame selected." },
+		{ "info threads", "No threads." },
+		{ "info registers", "The program has no registers now." },
+		{ "info all-registers", "The program has no registers now." },
+		{ "detach", "The program is not being run." },
+		{ "generate-core-file", "You can't do that without a process to debug." },
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(name, words[i][0]))
+			return words[i][1];
+	return NULL;
+}
+
 struct sg_error *sg_command_execute(struct sg_session *s, const char *line, struct sg_out *out)
 {
 	while (isspace((unsigned char)*line))
@@ -402,6 +423,11 @@ struct sg_error *sg_command_execute(struct sg_session *s, const char *line, stru
 	if (e->cmd->flags & SG_CMD_NEEDS_TARGET) {
 		struct sg_target *t;
 		err = sg_session_need_target(s, &t);
+		const char *gdb = err && !s->target && s->had_target ? gone_words(e->cmd->name) : NULL;
+		if (gdb) {
+			sg_error_destroy(err);
+			err = sg_error_create(SG_ERROR_TARGET, gdb);
+		}
 	}
 	if (!err)
 		err = e->cmd->handler(s, a, out, e->arg);

@@ -452,6 +452,7 @@ struct sg_session {
 	   signal killed it) and $_exitsignal (0 when it exited).  */
 	bool exit_known;
 	int exit_code, exit_signal;
+	bool had_target;		/* a target was dropped: gdb's "No stack." */
 	size_t thread;			/* selected thread index */
 	uint64_t last_paused_ns;
 	int exec_depth;			/* nesting of sg_command_execute */

@@ -39,6 +39,7 @@ static void drop_target(struct sg_session *s)
 	   the session's target.  */
 	s->target = NULL;
 	s->thread = 0;
+	s->had_target = true;
 	sg_target_destroy(t);
 }
 

@@ -74,7 +74,7 @@ like "$ERR" '^stats: threads=4 attach_us=[0-9.]+ paused_us=[0-9.]+ detach_us=[0-
 sg -ex "attach $pid" -ex 'info threads' -ex 'detach' -ex 'info threads'
 like "$OUT" "^Attached to process $pid \(.*sg-threads\), 4 threads" "attach command"
 like "$OUT" "^\\[Inferior 1 \\(process $pid\\) detached\\]$" "detach command: gdb's line"
-like "$ERR" "^no target: " "commands after detach have no target"
+like "$ERR" "^No threads\.$" "commands after detach: no target, in gdb's words (No threads.)"
 check_running "$pid" "target runs after detach"
 sg -ex "attach $pid" -ex "attach $pid"
 is "$ERR" "already attached to process $pid" "attaching twice to the same process"

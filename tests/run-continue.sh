@@ -135,6 +135,10 @@ run_both exitvars exit_10 'print $_exitcode' continue 'print $_exitcode' 'print 
 	'print/x $_exitcode' 'output $_exitcode' 'print $nosuch'
 is "$SG_RUN" "$GDB_RUN" "after exit(10): \$_exitcode, \$_exitsignal void, print/x, output, as gdb"
 like "$SG_RUN" '^\$2 = 10$' "  \$_exitcode is 10, value \$2 after \$1 before the exit"
+# The commands that need a process, after it exited: gdb's words.
+run_both gone exit_0 continue bt 'info threads' 'info registers' frame up 'info locals' \
+	'info frame' detach 'generate-core-file' 'info all-registers'
+is "$SG_RUN" "$GDB_RUN" "after the exit: No stack., No threads., No frame selected., as gdb"
 run_both signalvars sigkill continue 'print $_exitsignal' 'print $_exitcode' 'output/x $_exitsignal'
 is "$SG_RUN" "$GDB_RUN" "after SIGKILL: \$_exitsignal 9, \$_exitcode void, as gdb"
 like "$SG_RUN" '^\$1 = 9$' "  \$_exitsignal is 9"
