@@ -394,9 +394,50 @@ static void unit_symbols(Dwarf_Die *cu, struct symlist *stat, struct symlist *gl
 
 /* A function's symbol, named as gdb names it: in C++ with its scopes
    and parameters.  */
+char *scope_cplus_function_name(Dwarf_Die *die)
+{
+	/* An inlined call is named by the function it inlines.  */
+	Dwarf_Attribute a;
+	Dwarf_Die origin;
+	if (dwarf_tag(die) == DW_TAG_inlined_subroutine &&
+	    dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
+		char *full = sg_cplus_function_name(&origin);
+		if (full)
+			return full;
+	}
+	return sg_cplus_function_name(die);
+}
+
+/* Where a C++ name's parameters start: its '(' outside template
+   arguments, or its end.  */
+size_t scope_params_at(const char *s)
+{
+	int depth = 0;
+	size_t i = 0;
+	for (; s[i]; i++) {
+		if (s[i] == '<')
+			depth++;
+		else if (s[i] == '>')
+			depth--;
+		else if (s[i] == '(' && i >= 8 && !strncmp(s + i - 8, "operator", 8) && s[i + 1] == ')')
+			i++;	/* operator(): the name's own parentheses */
+		else if (s[i] == '(' && !depth && i && strncmp(s + i, "(anonymous namespace)", 21))
+			break;
+	}
+	return i;
+}
+
 void scope_add_function(struct symlist *l, Dwarf_Die *die, bool cplus)
 {
-	char *full = cplus ? sg_cplus_function_name(die) : NULL;
+	char *full = cplus ? scope_cplus_function_name(die) : NULL;
+	/* gdb names an inlined call's block by its linkage name, demangled
+	   with parameters; a function without one (internal linkage: GCC
+	   writes none) by its qualified name alone.  */
+	Dwarf_Attribute a;
+	if (full && dwarf_tag(die) == DW_TAG_inlined_subroutine &&
+	    !dwarf_attr_integrate(die, DW_AT_linkage_name, &a) &&
+	    !dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		full[scope_params_at(full)] = '\0';
 	const char *name = full ? full : dwarf_diename(die);
 	if (name)
 		add(l, die, SYM_FUNCTION, name);

@@ -35,6 +35,12 @@ void scope_symlist_free(struct symlist *l);
 bool scope_flag(Dwarf_Die *die, int name);
 /* The start of a block's first non-empty range: gdb's entry pc.  */
 bool scope_block_entry(Dwarf_Die *die, Dwarf_Addr *ret);
+/* gdb's name of the C++ function of DIE (a function, or an inlined
+   call: its origin's), with its parameters; new string or NULL.  */
+char *scope_cplus_function_name(Dwarf_Die *die);
+/* Where a C++ name's parameters start: its '(' outside template
+   arguments, "(anonymous namespace)" and "operator()", or its end.  */
+size_t scope_params_at(const char *s);
 /* A function's own symbol, named as gdb names it (in C++ with its
    scopes and parameters), onto L.  */
 void scope_add_function(struct symlist *l, Dwarf_Die *die, bool cplus);

@@ -380,6 +380,85 @@ static bool first_instance(Dwarf_Die *parent, const char *name, int depth, Dwarf
 	return false;
 }
 
+/* Whether the first N bytes of CAND are SPEC, or end with "::" SPEC
+   (gdb's linespec leaves leading scopes out).  */
+static bool tail_equal(const char *cand, size_t n, const char *spec, size_t len)
+{
+	if (n < len || strncmp(cand + n - len, spec, len))
+		return false;
+	return n == len || (n >= len + 2 && cand[n - len - 1] == ':' && cand[n - len - 2] == ':');
+}
+
+/* Whether the function gdb names CAND ("ns::tmax<double>(double, double)")
+   is what the linespec SPEC names, as gdb matches them: SPEC's
+   parameters, when it has some, must be CAND's; template arguments SPEC
+   leaves out match any; leading scopes may be left out.  */
+static bool spec_matches(const char *cand, const char *spec)
+{
+	size_t sp = scope_params_at(spec), cp = scope_params_at(cand);
+	if (spec[sp])
+		return tail_equal(cand, strlen(cand), spec, strlen(spec));
+	if (tail_equal(cand, cp, spec, sp))
+		return true;
+	/* "ns::tmax" for "ns::tmax<double>": the last component's template
+	   arguments, when SPEC gives none.  */
+	if (cp && cand[cp - 1] == '>' && !memchr(spec, '<', sp)) {
+		int depth = 0;
+		size_t i = cp;
+		while (i-- > 0) {
+			if (cand[i] == '>')
+				depth++;
+			else if (cand[i] == '<' && !--depth)
+				break;
+		}
+		return i < cp && tail_equal(cand, i, spec, sp);
+	}
+	return false;
+}
+
+/* The first function block under PARENT, in DIE order, whose gdb name
+   SPEC names (a qualified C++ name, a template, parameters).  */
+static bool qualified_instance(Dwarf_Die *parent, const char *spec, int depth, Dwarf_Addr *ret)
+{
+	Dwarf_Die child;
+	if (depth > MAX_DEPTH || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Addr entry;
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) &&
+		    scope_block_entry(&child, &entry)) {
+			char *cand = scope_cplus_function_name(&child);
+			bool match = cand && spec_matches(cand, spec);
+			free(cand);
+			if (match) {
+				*ret = entry;
+				return true;
+			}
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+		     tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+		     tag == DW_TAG_structure_type || tag == DW_TAG_class_type) &&
+		    qualified_instance(&child, spec, depth + 1, ret))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* The first block of a C++ function SPEC names in MOD's C++ units.  */
+static bool qualified_function(struct sg_module *mod, const char *spec, uint64_t *ret)
+{
+	Dwfl_Module *dm = mod ? sg_module_dwfl(mod) : NULL;
+	Dwarf_Addr bias, a;
+	Dwarf_Die *cu = NULL;
+	while (dm && (cu = dwfl_module_nextcu(dm, cu, &bias)))
+		if (sg_die_is_cplus(cu) && qualified_instance(cu, spec, 0, &a)) {
+			*ret = a + bias;
+			return true;
+		}
+	return false;
+}
+
 struct sg_error *sg_scope_function(struct sg_target *t, const char *name, uint64_t *ret)
 {
 	struct sg_symbol sym;
@@ -403,6 +482,11 @@ struct sg_error *sg_scope_function(struct sg_target *t, const char *name, uint64
 				return NULL;
 			}
 	}
+	/* A C++ name as gdb's linespec takes it: "ns::tmax", "Widget::get",
+	   "overload(int)", and the names of functions only inlined.  */
+	if (qualified_function(mod, name, ret) ||
+	    (mod != sg_target_exe_module(t) && qualified_function(sg_target_exe_module(t), name, ret)))
+		return NULL;
 	if (!have_sym)
 		return &sg_not_found;
 	*ret = sym.address;

@@ -1079,8 +1079,6 @@ static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *r
 		return err;
 	}
 	if (!file_colon && !all_digits(spec)) {
-		if (strpbrk(spec, " \t") && !strchr(spec, '('))
-			return sg_error_format(SG_ERROR_LOOKUP, "Function \"%s\" not defined.", spec);
 		struct sg_error *err = sg_scope_function(t, spec, ret);
 		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
 			sg_error_destroy(err);
@@ -1090,8 +1088,41 @@ static struct sg_error *scope_pc(struct shell *sh, const char *spec, uint64_t *r
 			*ret = sg_skip_prologue(t, *ret);
 		return err;
 	}
+	/* FILE:FUNCTION: the function's own code, as list finds it; else a
+	   name only the DWARF spells so (an anonymous namespace's), if its
+	   code is in FILE.  */
 	struct linespec l;
 	struct sg_error *err = resolve_spec(sh, spec, false, &l);
+	const char *colon = strrchr(spec, ':');
+	if (err && sg_error_code(err) == SG_ERROR_LOOKUP && colon && colon > spec &&
+	    colon[-1] != ':' && colon[1] && !all_digits(colon + 1) && spec[0] != '-' &&
+	    strstr(sg_error_message(err), "not defined in")) {
+		sg_error_destroy(err);
+		char *file = strndup(spec, (size_t)(colon - spec));
+		if (!file)
+			return &sg_enomem;
+		struct code_loc loc = { 0 };
+		err = sg_scope_function(t, colon + 1, ret);
+		if (!err && (err = sg_code_loc_at(t, *ret, &loc)) == NULL &&
+		    !sg_source_file_matches(file, loc.sym.name, loc.sym.path))
+			err = &sg_not_found;
+		sg_symtab_clear(&loc.sym);
+		if (err && sg_error_code(err) == SG_ERROR_NOT_FOUND) {
+			sg_error_destroy(err);
+			struct symtab any = { 0 };
+			/* gdb first says so of an unknown file.  */
+			err = sg_find_source_file(t, file, &any);
+			sg_symtab_clear(&any);
+			if (!err)
+				err = sg_error_format(SG_ERROR_LOOKUP,
+						      "Function \"%s\" not defined in \"%s\".", colon + 1,
+						      file);
+		}
+		free(file);
+		if (!err)
+			*ret = sg_skip_prologue(t, *ret);
+		return err;
+	}
 	if (err)
 		return err;
 	if (l.has_addr) {

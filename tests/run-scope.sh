@@ -88,6 +88,47 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 	stop_fixture "$pid"
 done
 
+# C++: gdb's linespecs for functions in namespaces, templates, anonymous
+# namespaces, operator(), parameters, FILE:FUNCTION; inlined calls'
+# blocks named with or without parameters as gdb names them.
+for v in gcc-O0 gcc-O2 clang-O0 clang-O2; do
+	fx=$FIXTURES/names-$v
+	[ "$(head -c 2 "$fx")" = '#!' ] && continue
+	cmds=()
+	for f in work::hold hold deep::block 'work::deep::block(int)' 'Pool<int>::work' \
+		'work::Pool<int>::work' 'Runner<long>::operator()' run_ptr \
+		'(anonymous namespace)::run_ptr(int)' sg-names.cc:run_ptr sg-names.cc:work::nap \
+		sink_result main_wait main; do
+		cmds+=("info scope $f")
+	done
+	start_fixture "$fx" || exit 1
+	pid=$FIXTURE_PID
+	run_both "$pid" "${cmds[@]}"
+	all_ours=$SG_OUT all_theirs=$GDB_OUT
+	for c in "${cmds[@]}"; do
+		ours=$(block_of "$all_ours" "$c")
+		theirs=$(block_of "$all_theirs" "$c")
+		f=${c#info scope }
+		f=${f##*:}
+		f=${f%%(*}
+		# Copies: inlined ones (their listing has the function's own
+		# symbol), or clones in the symbol table ("[clone .part.0]").
+		if [ "$ours" != "$theirs" ] &&
+		   { printf '%s\n%s\n' "$ours" "$theirs" | grep -qE "Symbol \S*$f(\(.*\))? is a function at" ||
+		     [ "$(nm -C "$fx" | grep -cF "$f(")" -gt 1 ]; }; then
+			sg --json -p "$pid" -ex "$c"
+			at=$(printf '%s\n' "$OUT" | sed -n 's/.*"pc":"\(0x[0-9a-f]*\)".*/\1/p')
+			run_both "$pid" "info scope *$at"
+			is "$(printf '%s\n' "$ours" | sed 1d)" \
+			   "$(block_of "$GDB_OUT" "info scope *$at" | sed 1d)" \
+			   "names-$v: $c: gdb took another copy; ours is gdb's listing at $at"
+			continue
+		fi
+		is "$ours" "$theirs" "names-$v: $c"
+	done
+	stop_fixture "$pid"
+done
+
 # info address describes a local's location in the same words, then a
 # period; a thread-local global is at an offset in its module's block.
 for v in gcc-O0 gcc-O2 clang-O2; do
