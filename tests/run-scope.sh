@@ -36,6 +36,37 @@ block_of() {
 	printf '%s\n' "$1" | awk -v c="(cmd) $2" '$0 == c { on = 1; next } /^\(cmd\) / { on = 0 } on'
 }
 
+# compare_all LABEL FIXTURE PID CMD...: each command's listing in ALL_OURS
+# and ALL_THEIRS the same; where gdb took another copy of the function
+# (inlined ones: the listing has the function's own symbol; clones in
+# the symbol table, "[clone .part.0]"; see the CPython part below), ours
+# must be gdb's listing at the address we took, from our JSON.
+compare_all() {
+	local label=$1 fx=$2 pid=$3 c ours theirs f at
+	shift 3
+	for c in "$@"; do
+		ours=$(block_of "$all_ours" "$c")
+		theirs=$(block_of "$all_theirs" "$c")
+		f=${c#info scope }
+		f=${f//\'/}
+		f=${f//\"/}
+		f=${f##*:}
+		f=${f%%(*}
+		if [ "$ours" != "$theirs" ] &&
+		   { printf '%s\n%s\n' "$ours" "$theirs" | grep -qE "Symbol \S*$f(\(.*\))? is a function at" ||
+		     [ "$(nm -C "$fx" | grep -cF "$f(")" -gt 1 ]; }; then
+			sg --json -p "$pid" -ex "$c"
+			at=$(printf '%s\n' "$OUT" | sed -n 's/.*"pc":"\(0x[0-9a-f]*\)".*/\1/p')
+			run_both "$pid" "info scope *$at"
+			is "$(printf '%s\n' "$ours" | sed 1d)" \
+			   "$(block_of "$GDB_OUT" "info scope *$at" | sed 1d)" \
+			   "$label: $c: gdb took another copy; ours is gdb's listing at $at"
+			continue
+		fi
+		is "$ours" "$theirs" "$label: $c"
+	done
+}
+
 funcs=(main add noargs pieces manyvars vla outer regvar tls_local twice impl_ptr fp consts externs
 	sq use sink)
 lines=(34 36 38 55 57 66 68 69 79 86 94 117 121 141)
@@ -64,27 +95,7 @@ for v in gcc-O0 gcc-O2 gcc-O2-dwarf4 clang-O0 clang-O2; do
 	all_ours=$SG_OUT all_theirs=$GDB_OUT
 	n=$(printf '%s\n' "$all_theirs" | grep -c '^Symbol ')
 	ok $([ "$n" -gt 80 ]; echo $?) "$v: gdb listed $n symbols"
-	for c in "${cmds[@]}"; do
-		ours=$(block_of "$all_ours" "$c")
-		theirs=$(block_of "$all_theirs" "$c")
-		f=${c#info scope }
-		f=${f//\'/}
-		f=${f//\"/}
-		if [ "$ours" != "$theirs" ] &&
-		   printf '%s\n%s\n' "$ours" "$theirs" | grep -qF "Symbol $f is a function at"; then
-			# gdb took another copy of the function (see the
-			# libpython part below): ours must be gdb's listing
-			# at the address we took.
-			sg --json -p "$pid" -ex "$c"
-			at=$(printf '%s\n' "$OUT" | sed -n 's/.*"pc":"\(0x[0-9a-f]*\)".*/\1/p')
-			run_both "$pid" "info scope *$at"
-			is "$(printf '%s\n' "$ours" | sed 1d)" \
-			   "$(block_of "$GDB_OUT" "info scope *$at" | sed 1d)" \
-			   "$v: $c: gdb took another copy; ours is gdb's listing at $at"
-			continue
-		fi
-		is "$ours" "$theirs" "$v: $c"
-	done
+	compare_all "$v" "$fx" "$pid" "${cmds[@]}"
 	stop_fixture "$pid"
 done
 
@@ -105,27 +116,7 @@ for v in gcc-O0 gcc-O2 clang-O0 clang-O2; do
 	pid=$FIXTURE_PID
 	run_both "$pid" "${cmds[@]}"
 	all_ours=$SG_OUT all_theirs=$GDB_OUT
-	for c in "${cmds[@]}"; do
-		ours=$(block_of "$all_ours" "$c")
-		theirs=$(block_of "$all_theirs" "$c")
-		f=${c#info scope }
-		f=${f##*:}
-		f=${f%%(*}
-		# Copies: inlined ones (their listing has the function's own
-		# symbol), or clones in the symbol table ("[clone .part.0]").
-		if [ "$ours" != "$theirs" ] &&
-		   { printf '%s\n%s\n' "$ours" "$theirs" | grep -qE "Symbol \S*$f(\(.*\))? is a function at" ||
-		     [ "$(nm -C "$fx" | grep -cF "$f(")" -gt 1 ]; }; then
-			sg --json -p "$pid" -ex "$c"
-			at=$(printf '%s\n' "$OUT" | sed -n 's/.*"pc":"\(0x[0-9a-f]*\)".*/\1/p')
-			run_both "$pid" "info scope *$at"
-			is "$(printf '%s\n' "$ours" | sed 1d)" \
-			   "$(block_of "$GDB_OUT" "info scope *$at" | sed 1d)" \
-			   "names-$v: $c: gdb took another copy; ours is gdb's listing at $at"
-			continue
-		fi
-		is "$ours" "$theirs" "names-$v: $c"
-	done
+	compare_all "names-$v" "$fx" "$pid" "${cmds[@]}"
 	stop_fixture "$pid"
 done
 
