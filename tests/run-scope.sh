@@ -48,6 +48,7 @@ compare_all() {
 		ours=$(block_of "$all_ours" "$c")
 		theirs=$(block_of "$all_theirs" "$c")
 		f=${c#info scope }
+		f=${f#-function }
 		f=${f//\'/}
 		f=${f//\"/}
 		f=${f##*:}
