@@ -603,6 +603,8 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 		struct sg_error *err = sg_symtab_copy(&ret->sym, in);
 		if (!err)
 			err = parse_line_number(spec, &ret->line);
+		if (err)
+			sg_symtab_clear(&ret->sym);
 		return err;
 	}
 	/* FILE:REST, not a C++ "ns::f".  */
@@ -647,6 +649,9 @@ static struct sg_error *resolve_spec(struct shell *sh, const char *spec, bool sh
 		}
 	}
 	free(file);
+	/* On an error the caller has nothing to free.  */
+	if (err)
+		sg_symtab_clear(&ret->sym);
 	return err;
 }
 
