@@ -163,6 +163,10 @@ struct sg_demangle_cache;
 struct sg_cached_page {
 	uint64_t page;
 	unsigned char *data;
+	/* PAGE cannot be read whole (the stack's lowest page in a
+	   snapshot, a mapping's end): its reads go straight to the target,
+	   without trying the whole page again each time.  */
+	bool partial;
 };
 struct sg_page_cache {
 	struct sg_cached_page slots[SG_PAGE_CACHE_SLOTS];

@@ -668,7 +668,7 @@ struct sg_error *sg_target_snapshot(struct sg_target *t, size_t stack_bytes)
 	   the process's memory at this stop too: the snapshot takes them.  */
 	for (size_t i = 0; t->pages && i < SG_PAGE_CACHE_SLOTS && !err; i++) {
 		struct sg_cached_page *p = &t->pages->slots[i];
-		if (p->data && p->page != SG_PAGE_EMPTY) {
+		if (p->data && p->page != SG_PAGE_EMPTY && !p->partial) {
 			err = add_region(s, p->page, p->data, SG_PAGE_SIZE);
 			p->data = NULL;
 			p->page = SG_PAGE_EMPTY;

@@ -156,18 +156,15 @@ static const unsigned char *page_cache_get(struct sg_target *t, uint64_t page)
 	}
 	size_t slot = (page / SG_PAGE_SIZE) % SG_PAGE_CACHE_SLOTS;
 	struct sg_cached_page *p = &c->slots[slot];
-	if (p->data && p->page == page)
-		return p->data;
+	if (p->page == page)
+		return p->partial ? NULL : p->data;
 	if (!p->data && !(p->data = malloc(SG_PAGE_SIZE)))
 		return NULL;
 	struct sg_error *err = fetch(t, page, p->data, SG_PAGE_SIZE);
-	if (err) {
-		sg_error_destroy(err);
-		p->page = SG_PAGE_EMPTY;
-		return NULL;
-	}
+	sg_error_destroy(err);
 	p->page = page;
-	return p->data;
+	p->partial = err != NULL;
+	return err ? NULL : p->data;
 }
 
 void sg_page_cache_clear(struct sg_page_cache *c)
