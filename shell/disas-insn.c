@@ -2,11 +2,16 @@
    itself uses, so that the text (mnemonics, operand order and spelling,
    the "# 0x... <sym>" comment of RIP-relative operands) is gdb's.  Only
    the labels of addresses are ours (lib/disas-labels.c): libopcodes asks
-   us to print them.  */
+   us to print them.
+
+   The library is opened at the first instruction, not at start-up: with
+   libbfd, which it needs, it is some 15,000 relocations and eight
+   libraries, 0.6 ms of every run, and most runs disassemble nothing.  */
 #include <config.h>
 #include "disas-insn.h"
 
 #include <dis-asm.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,6 +20,39 @@
 enum disas_flavor disas_flavor = DISAS_ATT;
 
 /* ---- libopcodes ---- */
+
+/* The three functions used, found in the library once it is open.  */
+struct opcodes {
+	__typeof__(init_disassemble_info) *init_info;
+	__typeof__(disassemble_init_for_target) *init_target;
+	__typeof__(disassembler) *disassembler;
+};
+
+/* OPCODES_SONAME, opened on the first call; NULL with the reason when it
+   cannot be.  The library stays loaded to the exit, as a linked one
+   would.  */
+static const struct opcodes *open_opcodes(struct sg_error **errp)
+{
+	static struct opcodes api;
+	static bool opened;
+	if (opened)
+		return &api;
+	void *h = dlopen(OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (h) {
+		*(void **)&api.init_info = dlsym(h, "init_disassemble_info");
+		*(void **)&api.init_target = dlsym(h, "disassemble_init_for_target");
+		*(void **)&api.disassembler = dlsym(h, "disassembler");
+	}
+	if (!h || !api.init_info || !api.init_target || !api.disassembler) {
+		*errp = sg_error_format(SG_ERROR_OTHER, "cannot load the disassembler (%s): %s",
+					OPCODES_SONAME, h ? "a function is missing" : dlerror());
+		if (h)
+			dlclose(h);
+		return NULL;
+	}
+	opened = true;
+	return &api;
+}
 
 struct decode_state {
 	struct sg_target *t;
@@ -120,9 +158,13 @@ struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_i
 {
 	memset(ret, 0, sizeof(*ret));
 	ret->address = addr;
+	struct sg_error *load_err = NULL;
+	const struct opcodes *op = open_opcodes(&load_err);
+	if (!op)
+		return load_err;
 	struct decode_state st = { .t = t, .insn = ret };
 	struct disassemble_info info;
-	init_disassemble_info(&info, &st, print_plain, print_styled);
+	op->init_info(&info, &st, print_plain, print_styled);
 	info.arch = bfd_arch_i386;
 	info.mach = bfd_mach_x86_64;
 	info.read_memory_func = read_memory;
@@ -130,8 +172,8 @@ struct sg_error *disas_decode(struct sg_target *t, uint64_t addr, struct disas_i
 	info.print_address_func = print_address;
 	info.symbol_at_address_func = symbol_at_address;
 	info.disassembler_options = disas_flavor == DISAS_INTEL ? "intel" : "att";
-	disassemble_init_for_target(&info);
-	disassembler_ftype decode = disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
+	op->init_target(&info);
+	disassembler_ftype decode = op->disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
 	if (!decode)
 		return sg_error_create(SG_ERROR_OTHER, "libopcodes has no x86-64 disassembler");
 	int n = decode(addr, &info);

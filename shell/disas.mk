@@ -2,8 +2,5 @@
 # The instructions come from binutils' libopcodes (configure.ac checks for
 # it; doc/design.md, "The disassembler", says why).
 shell_spyglass_SOURCES += shell/cmd-disas.c shell/disas-insn.c shell/disas-insn.h
-shell_spyglass_LDADD += $(OPCODES_LIBS)
 TESTS += tests/run-disassemble.sh
 EXTRA_DIST += tests/run-disassemble.sh shell/disas.mk
-# The fuzz targets (fuzz/Makefile.inc) link the shell's sources too.
-FUZZ_LIBS += $(OPCODES_LIBS)
