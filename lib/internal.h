@@ -482,6 +482,7 @@ struct sg_session {
 	struct sg_name_hint { char *name; unsigned kinds; } *hints;
 	size_t nhints, hints_cap;
 	bool no_stacks;			/* sg_session_hint_no_stacks */
+	bool snapshot_next;		/* sg_session_hint_snapshot */
 	/* The target the last prewarm prepared: an attach that fails after
 	   it must make the handlers forget it.  */
 	struct sg_target *prewarmed;

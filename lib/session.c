@@ -101,6 +101,7 @@ struct sg_error *sg_session_attach(struct sg_session *s, pid_t pid)
 	s->prewarmed = NULL;
 	drop_hints(s);
 	s->no_stacks = false;
+	s->snapshot_next = false;
 	return err;
 }
 
@@ -113,6 +114,7 @@ struct sg_error *sg_session_open_core(struct sg_session *s, const char *core, co
 	drop_target(s);
 	drop_hints(s);
 	s->no_stacks = false;
+	s->snapshot_next = false;
 	s->target = t;
 	/* What the handlers find once per target (a runtime's tables),
 	   as an attach does before its stop.  */
@@ -163,6 +165,7 @@ void sg_session_memory_changed(struct sg_session *s)
 }
 
 void sg_session_hint_no_stacks(struct sg_session *s) { s->no_stacks = true; }
+void sg_session_hint_snapshot(struct sg_session *s) { s->snapshot_next = true; }
 
 /* [sp, the mapping's end) is the part of a stack in use: all of it, up to
    this much (a runaway recursion), is copied.  */

@@ -371,7 +371,10 @@ void sg_session_prewarm(struct sg_target *t, void *arg)
 	}
 	s->prewarmed = t;
 	sg_registry_prepare_target(s, t);
-	if (!s->nhandlers[SG_REGISTRY_UNWINDER] || s->no_stacks)
+	/* Unwinds that will read a snapshot run after the release: the
+	   caches they fill then cost the target nothing, and warming them
+	   here would only walk every stack twice.  */
+	if (!s->nhandlers[SG_REGISTRY_UNWINDER] || s->no_stacks || s->snapshot_next)
 		return;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/task", t->pid);

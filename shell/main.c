@@ -295,6 +295,9 @@ int main(int argc, char **argv)
 	}
 	if (sh.json)
 		sg_setting_set(sh.session, "output-format json");
+	/* A batch run on a process lets it go as soon as every command left
+	   runs from a snapshot (--no-snapshot: not before the end).  */
+	bool batch_release = sh.batch && o.pid && !o.no_snapshot;
 	the_shell = &sh;
 	install_signals();
 	sh.interactive = !sh.batch && isatty(STDIN_FILENO);
@@ -320,7 +323,8 @@ int main(int argc, char **argv)
 	/* A snapshot's copies are made while the process is stopped: the
 	   heap they land in is faulted in before.  */
 	if (!err && (o.core || o.pid) &&
-	    ((o.snapshot && o.pid) || will_unwind(sh.session, o.actions, o.nactions, sh.batch)))
+	    (((o.snapshot || batch_release) && o.pid) ||
+	     will_unwind(sh.session, o.actions, o.nactions, sh.batch)))
 		warm_heap();
 	if (!err && o.core) {
 		err = sg_session_open_core(sh.session, o.core, o.exe);
@@ -329,6 +333,11 @@ int main(int argc, char **argv)
 	}
 	if (!err && o.pid) {
 		hint_names(sh.session, o.actions, o.nactions, sh.batch);
+		/* The stacks will be unwound from the copy, after the
+		   release: nothing to warm up before the stop.  */
+		if ((o.snapshot && !sh.batch) ||
+		    (batch_release && rest_snapshot_ok(sh.session, o.actions, o.nactions)))
+			sg_session_hint_snapshot(sh.session);
 		t0 = sg_now_ns();
 		err = sg_session_attach(sh.session, o.pid);
 		attach_ns = sg_now_ns() - t0;
@@ -371,7 +380,7 @@ int main(int argc, char **argv)
 	}
 
 	for (size_t i = 0; i < o.nactions && !sh.quit; i++) {
-		if (o.snapshot && sh.batch && !released && o.pid && live_target(sh.session) &&
+		if (batch_release && !released && live_target(sh.session) &&
 		    rest_snapshot_ok(sh.session, o.actions + i, o.nactions - i)) {
 			/* Commands that unwind no native stack (py-bt, zeek-bt,
 			   info threads) need none copied: the pause is then

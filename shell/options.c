@@ -25,10 +25,11 @@ static void usage(FILE *f)
 "  --json                 print each command's result as one JSON object per line\n"
 "  --plugin PATH          load a plugin (repeatable)\n"
 "  --stats                print attach and pause times to stderr at exit\n"
-"  --snapshot             stop, copy, resume: with -batch, let the process run\n"
-"                         once every command left runs from the copy (bt,\n"
-"                         info threads, py-bt, zeek-bt, ...); else as\n"
-"                         \"set snapshot on\"\n"
+"  --snapshot             stop, copy, resume; at the prompt as \"set snapshot\n"
+"                         on\".  With -batch and -p it is the default: the\n"
+"                         process runs on once every command left runs\n"
+"                         from the copy (bt, info threads, py-bt, ...)\n"
+"  --no-snapshot          with -batch, keep the process stopped to the end\n"
 "  --version              print the version and exit\n"
 "  --help                 print this help and exit\n"
 "\n"
@@ -177,6 +178,10 @@ int shell_parse_options(int argc, char **argv, struct options *o, FILE *out, FIL
 			o->stats = true;
 		} else if (opt(a, "snapshot", &v) && !v) {
 			o->snapshot = true;
+			o->no_snapshot = false;
+		} else if (opt(a, "no-snapshot", &v) && !v) {
+			o->no_snapshot = true;
+			o->snapshot = false;
 		} else if ((opt(a, "version", &v) || opt(a, "v", &v)) && !v) {
 			fprintf(out, "spyglass %s\n", sg_version());
 			return 0;

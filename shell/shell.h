@@ -47,6 +47,7 @@ struct options {
 	const char *sysroot;	/* --sysroot */
 	bool batch, quiet, nx, json, stats;
 	bool snapshot;		/* --snapshot */
+	bool no_snapshot;	/* --no-snapshot */
 	struct action *actions;	/* -x and -ex in order, then "-- CMD" */
 	size_t nactions;
 	const char **plugins;	/* --plugin */

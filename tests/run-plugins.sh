@@ -66,7 +66,7 @@ is "$(cat "$testdir/e")" "warning: cannot load plugin $testdir/copy/example.so: 
 mark=$testdir/badabi-ran
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch -ex "plugin load $badabi" >/dev/null 2>"$testdir/e"
 st=$?
-is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.8" "wrong ABI is refused"
+is "$(cat "$testdir/e")" "cannot load plugin $badabi: built for plugin ABI 99.0, this spyglass supports 1.0 to 1.9" "wrong ABI is refused"
 is "$st" 1 "wrong ABI: exit 1"
 ok $([ ! -e "$mark" ]; echo $?) "none of the refused plugin's code ran"
 SG_BADABI_MARK=$mark "$SG_BIN" -nx -batch --plugin "$badabi" -ex 'echo x' >/dev/null 2>"$testdir/e"

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Stop, copy, resume (--snapshot): a batch run whose commands need only the
-# stacks copies them (and what they and the registers point to) and lets
-# the process run before the commands run.
+# Stop, copy, resume (a batch run's default, --snapshot): a batch run whose
+# commands need only the stacks copies them (and what they and the
+# registers point to) and lets the process run before the commands run.
 # Runtime stacks too: py-bt and bt --python on every pyenv CPython, zeek-bt
 # and bt --zeek on the Zeek fixture, with the pauses printed.
 # Their output must be the live run's, byte for byte: "thread apply all bt"
@@ -10,16 +10,17 @@
 # "info threads", "bt" with the frame-pointer unwinder.  The process must
 # run on while the commands run, never be left stopped or traced, and the
 # pause must be reported.  Commands that need more than the stacks keep
-# the process stopped as without --snapshot.
+# the process stopped as --no-snapshot does.
 . "$top_srcdir/tests/test-subr.sh"
 
-# The same commands, live and with --snapshot, on the running fixture.
+# The same commands, live (--no-snapshot) and from a snapshot (a batch
+# run's default), on the running fixture.
 same_as_live() {
 	local what=$1
 	shift
-	sg -p "$FIXTURE_PID" "$@"
+	sg -p "$FIXTURE_PID" --no-snapshot "$@"
 	local live=$OUT live_status=$STATUS
-	sg -p "$FIXTURE_PID" --snapshot --stats "$@"
+	sg -p "$FIXTURE_PID" --stats "$@"
 	is "$OUT" "$live" "$what: as live"
 	is "$STATUS" "$live_status" "$what: the same exit status ($live_status)"
 }
@@ -84,7 +85,7 @@ stop_fixture "$FIXTURE_PID"
 start_fixture "$FIXTURES/bt-c-O2" || exit 1
 cmds=()
 for i in $(seq 40); do cmds+=(-ex 'thread apply all bt'); done
-"$SG_BIN" -nx -batch -p "$FIXTURE_PID" "${cmds[@]}" >"$testdir/live.out" 2>&1
+"$SG_BIN" -nx -batch -p "$FIXTURE_PID" --no-snapshot "${cmds[@]}" >"$testdir/live.out" 2>&1
 "$SG_BIN" -nx -batch -p "$FIXTURE_PID" --snapshot "${cmds[@]}" >"$testdir/long.out" 2>"$testdir/long.err" &
 sgpid=$!
 # Once backtraces are printed (after the release), while spyglass still
@@ -127,6 +128,19 @@ for cmds in "bt full" "thread apply all bt full" "print 1" "bt fulll"; do
 	sg -p "$FIXTURE_PID" --snapshot -ex 'info target' -ex "$cmds"
 	like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "$cmds: keeps the process stopped"
 done
+# A batch run does this without --snapshot; --no-snapshot keeps the
+# process stopped to the end, and the last of the two options wins.
+sg -p "$FIXTURE_PID" -ex 'thread apply all bt 3' -ex 'info target'
+like "$OUT" "A snapshot of process $FIXTURE_PID \(.*\): [0-9]+ bytes copied; the process runs on" \
+	"a batch run without --snapshot: released before the commands"
+sg -p "$FIXTURE_PID" --no-snapshot -ex 'thread apply all bt 3' -ex 'info target'
+like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "--no-snapshot: keeps the process stopped"
+sg -p "$FIXTURE_PID" --no-snapshot --snapshot -ex 'info target'
+like "$OUT" "A snapshot of process $FIXTURE_PID " "--no-snapshot --snapshot: the last one wins"
+sg -p "$FIXTURE_PID" --snapshot --no-snapshot -ex 'info target'
+like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "--snapshot --no-snapshot: the last one wins"
+"$SG_BIN" -nx -p "$FIXTURE_PID" -- info target >"$testdir/dd.out" 2>&1
+like "$(cat "$testdir/dd.out")" "A snapshot of process $FIXTURE_PID " "-p PID -- CMD: released too"
 stop_fixture "$FIXTURE_PID"
 
 # Memory that no stack or register points to is not in the snapshot: the
@@ -179,7 +193,7 @@ paused_us() {
 # report_pause WHAT CMD: the pause of CMD live and from a snapshot.
 report_pause() {
 	local live snap
-	live=$(paused_us -p "$FIXTURE_PID" -ex "$2")
+	live=$(paused_us -p "$FIXTURE_PID" --no-snapshot -ex "$2")
 	snap=$(paused_us -p "$FIXTURE_PID" --snapshot -ex "$2")
 	echo "# pause: $1: $2: live ${live} us, --snapshot ${snap} us (median of 5)"
 }

@@ -50,9 +50,10 @@ SG_BEGIN_DECLS
 	sg_module_entry(), sg_core_sections(),
 	sg_target_link_map_modules(); run control (session.h, target.h):
 	sg_session_continue(), sg_session_kill(), sg_interrupt_*(),
-	sg_target_interrupted().  */
+	sg_target_interrupted().
+   1.9: sg_session_hint_snapshot().  */
 #define SG_PLUGIN_ABI_MAJOR 1
-#define SG_PLUGIN_ABI_MINOR 8
+#define SG_PLUGIN_ABI_MINOR 9
 
 /* The ELF note: owner "spyglass", type 1, descriptor {major, minor} as two
    32-bit words.  */
