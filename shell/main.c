@@ -216,28 +216,41 @@ static void report_plugin_error(const struct sg_error *err, void *arg)
 
 /* Reading a target grows the heap by megabytes at once (libdw interns
    every unit of libc's DWARF on the first address lookup, symbol tables
-   are sorted), and each new page costs a fault: 1,400 faults were a
-   third of a core's "thread apply all bt".  With a target whose native
-   stacks will be read (py-bt alone needs little), the first WARM_HEAP
-   bytes of heap are faulted in with one madvise, and
-   kept: malloc takes blocks that size from the heap, and trims it only
-   above twice that.  Kernels before 5.14 refuse the madvise; nothing is
-   lost then.  */
+   are sorted, a snapshot copies the stacks), and each new page costs a
+   fault: 1,400 faults were a third of a core's "thread apply all bt".
+   With a target whose native stacks will be read (py-bt alone needs
+   little), the first WARM_HEAP bytes of heap are faulted in with one
+   madvise, and kept: malloc takes blocks that size from the heap, and
+   trims it only above twice that.  Kernels before 5.14 refuse the
+   madvise; nothing is lost then.
+
+   Clearing the pages is the cost (1.2 ms for 4 MiB of 4 KiB pages, which
+   a 65-thread backtrace nearly all uses), so the range is extended to end
+   on a 2 MiB boundary and everything from the first boundary on is asked
+   for as transparent huge pages (THP's "madvise" mode, Debian's
+   default): two faults instead of 1,024, 0.7 ms saved.  Where THP is off
+   or no huge page is free, the kernel gives small pages, as before.  */
 #define WARM_HEAP ((size_t)4 << 20)
+#define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static void warm_heap(void)
 {
 #ifdef MADV_POPULATE_WRITE
-	mallopt(M_MMAP_THRESHOLD, 2 * WARM_HEAP);
-	mallopt(M_TRIM_THRESHOLD, 2 * WARM_HEAP);
-	char *p = malloc(WARM_HEAP);
+	size_t size = WARM_HEAP + HUGE_PAGE;
+	mallopt(M_MMAP_THRESHOLD, 2 * size);
+	mallopt(M_TRIM_THRESHOLD, 2 * size);
+	char *p = malloc(size);
 	if (!p)
 		return;
 	long page = sysconf(_SC_PAGESIZE);
 	uintptr_t mask = (uintptr_t)(page > 0 ? page : 4096) - 1;
-	uintptr_t from = ((uintptr_t)p + mask) & ~mask, to = ((uintptr_t)p + WARM_HEAP) & ~mask;
-	if (to > from)
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+	uintptr_t from = ((uintptr_t)p + mask) & ~mask;
+	uintptr_t huge = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	uintptr_t to = huge + WARM_HEAP;	/* within P's SIZE bytes */
+#ifdef MADV_HUGEPAGE
+	madvise((void *)huge, WARM_HEAP, MADV_HUGEPAGE);
+#endif
+	madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 	free(p);
 #endif
 }
