@@ -375,7 +375,13 @@ static bool ptrace_alive(struct sg_target *t)
 	/* Every thread is stopped, so a thread that exits means the process
 	   was killed (SIGKILL reaches stopped tracees).  Reap our tracees'
 	   exits: the leader's is reported only after the other threads have
-	   been reaped.  */
+	   been reaped.  First a look, which reaps nothing, at whether any
+	   child has an exit to report: usually none has, and one system
+	   call then answers for every thread (65 waitpid calls took 65 us
+	   of every command, and most of "maintenance time-unwind").  */
+	siginfo_t si = { 0 };
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 && si.si_pid == 0)
+		goto signal_check;
 	for (size_t i = 0; i < t->nthreads; i++) {
 		struct sg_thread *th = &t->threads[i];
 		if (!th->seized)
@@ -392,6 +398,7 @@ static bool ptrace_alive(struct sg_target *t)
 			t->gone = true;
 		}
 	}
+signal_check:
 	if (!t->gone && kill(t->pid, 0) < 0 && errno == ESRCH)
 		t->gone = true;
 	return !t->gone;
