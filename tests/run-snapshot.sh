@@ -13,14 +13,14 @@
 # the process stopped as --no-snapshot does.
 . "$top_srcdir/tests/test-subr.sh"
 
-# The same commands, live (--no-snapshot) and from a snapshot (a batch
-# run's default), on the running fixture.
+# The same commands, live (--no-snapshot) and from a snapshot
+# (--snapshot), on the running fixture.
 same_as_live() {
 	local what=$1
 	shift
 	sg -p "$FIXTURE_PID" --no-snapshot "$@"
 	local live=$OUT live_status=$STATUS
-	sg -p "$FIXTURE_PID" --stats "$@"
+	sg -p "$FIXTURE_PID" --snapshot --stats "$@"
 	is "$OUT" "$live" "$what: as live"
 	is "$STATUS" "$live_status" "$what: the same exit status ($live_status)"
 }
@@ -128,19 +128,27 @@ for cmds in "bt full" "thread apply all bt full" "print 1" "bt fulll"; do
 	sg -p "$FIXTURE_PID" --snapshot -ex 'info target' -ex "$cmds"
 	like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "$cmds: keeps the process stopped"
 done
-# A batch run does this without --snapshot; --no-snapshot keeps the
-# process stopped to the end, and the last of the two options wins.
+# A batch run does this without --snapshot when the commands unwind
+# native stacks; commands that unwind none (info threads) stay on the
+# stopped process, whose stop the copy would not shorten.  --no-snapshot
+# keeps the process stopped to the end, and the last of the two options
+# wins.
 sg -p "$FIXTURE_PID" -ex 'thread apply all bt 3' -ex 'info target'
 like "$OUT" "A snapshot of process $FIXTURE_PID \(.*\): [0-9]+ bytes copied; the process runs on" \
 	"a batch run without --snapshot: released before the commands"
+sg -p "$FIXTURE_PID" -ex 'info threads' -ex 'info target'
+like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." \
+	"a batch run of info threads alone: not released without --snapshot"
+sg -p "$FIXTURE_PID" -ex 'info threads' -ex 'bt 1' -ex 'info target'
+like "$OUT" "A snapshot of process $FIXTURE_PID " "info threads, then a bt: released before both"
 sg -p "$FIXTURE_PID" --no-snapshot -ex 'thread apply all bt 3' -ex 'info target'
 like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "--no-snapshot: keeps the process stopped"
 sg -p "$FIXTURE_PID" --no-snapshot --snapshot -ex 'info target'
 like "$OUT" "A snapshot of process $FIXTURE_PID " "--no-snapshot --snapshot: the last one wins"
 sg -p "$FIXTURE_PID" --snapshot --no-snapshot -ex 'info target'
 like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "--snapshot --no-snapshot: the last one wins"
-"$SG_BIN" -nx -p "$FIXTURE_PID" -- info target >"$testdir/dd.out" 2>&1
-like "$(cat "$testdir/dd.out")" "A snapshot of process $FIXTURE_PID " "-p PID -- CMD: released too"
+"$SG_BIN" -nx -p "$FIXTURE_PID" --snapshot -- info target >"$testdir/dd.out" 2>&1
+like "$(cat "$testdir/dd.out")" "A snapshot of process $FIXTURE_PID " "-p PID --snapshot -- CMD: released too"
 stop_fixture "$FIXTURE_PID"
 
 # Memory that no stack or register points to is not in the snapshot: the
