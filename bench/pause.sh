@@ -8,7 +8,9 @@
 # BENCH_DEPTH frames deep) and runs, BENCH_REPS times after a warm-up,
 #   --snapshot -ex 'thread apply all bt'
 #   --snapshot -ex 'info threads'
-#   -ex 'thread apply all bt'          (live: printed while stopped)
+#   --no-snapshot -ex 'thread apply all bt'  (live: printed while stopped;
+#                                       a build from before --no-snapshot
+#                                       runs it without the option)
 #   no command                          (an attach and a detach)
 # taking --stats' paused_us: from the first thread's stop to the last
 # one's release.  With two builds the runs alternate, old then new, so
@@ -27,7 +29,7 @@ bench_args pause.sh "${builds[0]}"
 bench_tmp
 start_fixture
 
-declare -a bins libs plugdirs names
+declare -a bins libs plugdirs names nosnap
 for i in "${!builds[@]}"; do
 	d=$(cd "${builds[$i]}" 2>/dev/null && pwd) || die "no build directory ${builds[$i]}"
 	make -C "$d" -j2 install DESTDIR="$tmp/inst$i" >"$tmp/install$i.log" 2>&1 || {
@@ -37,6 +39,11 @@ for i in "${!builds[@]}"; do
 	bins[i]=$(find "$tmp/inst$i" -path '*/bin/spyglass' -type f | head -n 1)
 	lib=$(find "$tmp/inst$i" -name 'libspyglass.so.*' -type f | head -n 1)
 	plug=$(find "$tmp/inst$i" -path '*/plugins/cfi-unwind.so' | head -n 1)
+	# A batch bt takes a snapshot by default since --no-snapshot exists.
+	nosnap[i]=
+	if LD_LIBRARY_PATH=$(dirname "$lib") "${bins[i]}" --help 2>&1 | grep -q -- --no-snapshot; then
+		nosnap[i]=--no-snapshot
+	fi
 	[[ -n ${bins[i]} && -n $lib && -n $plug ]] || die "$d installs no spyglass, library or plugins"
 	libs[i]=$(dirname "$lib") plugdirs[i]=$(dirname "$plug")
 	names[i]=$d
@@ -44,10 +51,10 @@ done
 
 cases=("snapshot bt" "snapshot info threads" "live bt" "attach+detach")
 case_args() {
-	case $1 in
+	case $2 in
 	"snapshot bt") args=(--snapshot -ex 'thread apply all bt') ;;
 	"snapshot info threads") args=(--snapshot -ex 'info threads') ;;
-	"live bt") args=(-ex 'thread apply all bt') ;;
+	"live bt") args=(${nosnap[$1]:+"${nosnap[$1]}"} -ex 'thread apply all bt') ;;
 	*) args=() ;;
 	esac
 }
@@ -55,7 +62,7 @@ case_args() {
 # pause I CASE: one run of build I; prints its paused_us.
 pause() {
 	local args err=$tmp/err
-	case_args "$2"
+	case_args "$1" "$2"
 	LD_LIBRARY_PATH=${libs[$1]} SPYGLASS_PLUGIN_DIR=${plugdirs[$1]} \
 		timeout "$run_timeout" "${bins[$1]}" -nx -batch --stats -p "$fixture_pid" "${args[@]}" \
 		>/dev/null 2>"$err" || die "build ${names[$1]}, $2: exit status $?: $(tail -n 3 "$err")"

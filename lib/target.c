@@ -156,7 +156,7 @@ static const unsigned char *page_cache_get(struct sg_target *t, uint64_t page)
 	}
 	size_t slot = (page / SG_PAGE_SIZE) % SG_PAGE_CACHE_SLOTS;
 	struct sg_cached_page *p = &c->slots[slot];
-	if (p->page == page)
+	if (p->data && p->page == page)
 		return p->partial ? NULL : p->data;
 	if (!p->data && !(p->data = malloc(SG_PAGE_SIZE)))
 		return NULL;

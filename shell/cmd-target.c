@@ -487,7 +487,8 @@ static const struct sg_command target_cmds[] = {
 	  .details = "State is the scheduler state just before spyglass stopped the thread\n"
 		     "(R running, S sleeping, D disk sleep, T stopped, t traced).",
 	  .handler = cmd_info_threads,
-	  .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_OK },
+	  /* shell/snapshot.c checks the settings its frames print by.  */
+	  .flags = SG_CMD_NEEDS_TARGET | SG_CMD_NO_STACKS | SG_CMD_SNAPSHOT_ARGS },
 	{ .name = "info target", .synopsis = "info target",
 	  .summary = "Say what the target is: a stopped process, a snapshot of one, a core",
 	  .details = "For a snapshot (set snapshot on, --snapshot): the bytes it copied; the\n"

@@ -2,11 +2,13 @@
    and "set snapshot on|off".
 
    Each command says whether it runs from a snapshot by its flags
-   (SG_CMD_SNAPSHOT_OK: info threads, py-bt, zeek-bt); those whose
-   arguments decide (SG_CMD_SNAPSHOT_ARGS) get their checks here: a
+   (SG_CMD_SNAPSHOT_OK: py-bt, zeek-bt); those whose arguments or
+   settings decide (SG_CMD_SNAPSHOT_ARGS) get their checks here: a
    backtrace with a count, an unwinder or a runtime to merge, but not a
    full one, which reads locals (containers on the heap); "thread apply"
-   when the command it applies does.  A batch run with --snapshot asks
+   when the command it applies does; info threads; and neither of the
+   last with settings that print more of the arguments than a snapshot
+   keeps.  A batch run with --snapshot asks
    this of the commands left (sg_command_snapshot_ok) to know when to let
    the process go.  */
 #include <config.h>
@@ -16,12 +18,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Whether what frames' arguments print is in a snapshot: a string
+   argument's characters up to "print elements" (a snapshot keeps 256
+   bytes at each pointer, lib/snapshot.c: 255 and the terminator), and
+   no whole objects ("print frame-arguments all" prints an argument's
+   object wherever it lies).  Otherwise the command runs live, so that
+   it prints what it prints live.  */
+static bool frame_args_copied(struct sg_session *session)
+{
+	enum { FRAME_ARGUMENTS_ALL = 1 };	/* lib/setting.c's order */
+	return sg_setting_uint(session, "print elements", 200) <= 255 &&
+	       sg_setting_uint(session, "print frame-arguments", 0) != FRAME_ARGUMENTS_ALL;
+}
+
 /* Whether the words of ARGS are only what a backtrace of the stacks
    takes: a count (N, -N), "-u fp|cfi", a runtime to merge (--python,
    --zeek: the stack providers keep what they walk).  Anything else
    ("full", a typo) needs the live process.  */
-static bool bt_check(struct sg_session *session SG_UNUSED, const char *p, void *arg SG_UNUSED)
+static bool bt_check(struct sg_session *session, const char *p, void *arg SG_UNUSED)
 {
+	if (!frame_args_copied(session))
+		return false;
 	bool unwinder = false;	/* the word after -u */
 	for (;;) {
 		p += strspn(p, " \t");
@@ -49,6 +66,13 @@ static bool bt_check(struct sg_session *session SG_UNUSED, const char *p, void *
 	}
 }
 
+/* info threads prints each thread's innermost frame with its arguments.  */
+static bool info_threads_check(struct sg_session *session, const char *p SG_UNUSED,
+			       void *arg SG_UNUSED)
+{
+	return frame_args_copied(session);
+}
+
 /* "all" or thread numbers, then a command that runs from a snapshot.  */
 static bool thread_apply_check(struct sg_session *session, const char *p, void *arg SG_UNUSED)
 {
@@ -74,6 +98,8 @@ struct sg_error *shell_snapshot_register(struct shell *sh)
 		err = sg_command_set_snapshot_check(sh->session, "backtrace", bt_check);
 	if (!err)
 		err = sg_command_set_snapshot_check(sh->session, "thread apply", thread_apply_check);
+	if (!err)
+		err = sg_command_set_snapshot_check(sh->session, "info threads", info_threads_check);
 	return err;
 }
 

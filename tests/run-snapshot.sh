@@ -147,6 +147,17 @@ sg -p "$FIXTURE_PID" --no-snapshot --snapshot -ex 'info target'
 like "$OUT" "A snapshot of process $FIXTURE_PID " "--no-snapshot --snapshot: the last one wins"
 sg -p "$FIXTURE_PID" --snapshot --no-snapshot -ex 'info target'
 like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "--snapshot --no-snapshot: the last one wins"
+# Settings that make frames print more of their arguments than a
+# snapshot keeps (256 bytes at each pointer) keep the bt and info threads
+# live, with --snapshot too; at 255 elements they still copy.
+for set in 'set print elements unlimited' 'set print elements 256' 'set print frame-arguments all'; do
+	for cmd in 'thread apply all bt 3' 'info threads'; do
+		sg -p "$FIXTURE_PID" --snapshot -ex "$set" -ex 'info target' -ex "$cmd"
+		like "$OUT" "Attached to process $FIXTURE_PID \(.*\), stopped\." "$set; $cmd: stays live"
+	done
+done
+sg -p "$FIXTURE_PID" -ex 'set print elements 255' -ex 'info target' -ex 'thread apply all bt 3'
+like "$OUT" "A snapshot of process $FIXTURE_PID " "set print elements 255; thread apply all bt 3: from a snapshot"
 "$SG_BIN" -nx -p "$FIXTURE_PID" --snapshot -- info target >"$testdir/dd.out" 2>&1
 like "$(cat "$testdir/dd.out")" "A snapshot of process $FIXTURE_PID " "-p PID --snapshot -- CMD: released too"
 stop_fixture "$FIXTURE_PID"

@@ -38,10 +38,11 @@ SG_PUBLIC struct sg_error *sg_session_hint_name(struct sg_session *session, cons
    threads): the next attach skips warming up the unwinders' caches before
    the stop, which costs milliseconds a run.  The attach forgets it.  */
 SG_PUBLIC void sg_session_hint_no_stacks(struct sg_session *session);
-/* ABI 1.9.  The stacks will be read from a snapshot taken right after the
-   next attach (sg_session_snapshot): no unwind happens while the target is
-   stopped, so the attach does not warm up the unwinders' caches before
-   the stop (a walk of every stack, read live).  The attach forgets it.  */
+/* ABI 1.9.  The stacks will be read from a snapshot (sg_session_snapshot)
+   taken after the next attach, before anything unwinds them: no unwind
+   happens while the target is stopped, so the attach does not warm up the
+   unwinders' caches before the stop (a walk of every stack, read live).
+   The next attach or core forgets it, as it does the other hints.  */
 SG_PUBLIC void sg_session_hint_snapshot(struct sg_session *session);
 /* ABI 1.5.  Stop, copy, resume: copy what walking the stopped process's
    stacks needs (each thread's registers; its stack in use, from the stack
