@@ -139,7 +139,8 @@ static struct sg_error *add_region(struct sg_snapshot *s, uint64_t start, unsign
    where two overlap either is right; the earlier is kept.  */
 static void finish_regions(struct sg_snapshot *s)
 {
-	qsort(s->regions, s->nregions, sizeof(*s->regions), region_cmp);
+	if (s->nregions > 1)	/* none: REGIONS may be NULL, which qsort may not take */
+		qsort(s->regions, s->nregions, sizeof(*s->regions), region_cmp);
 	size_t n = 0;
 	uint64_t end = 0;
 	s->bytes = 0;
