@@ -541,6 +541,10 @@ static struct sg_error *check_machine(pid_t pid)
 struct proc_counts {
 	long threads;		/* its threads, including a zombie leader */
 	unsigned long long vsize;	/* its address space's size */
+	/* Where its main stack starts: an exec moves it (ASLR) even when
+	   the new image's address space is the same size, as it is when a
+	   program execs itself.  */
+	unsigned long long startstack;
 };
 
 static bool read_proc_counts(pid_t via, struct proc_counts *ret)
@@ -551,17 +555,20 @@ static bool read_proc_counts(pid_t via, struct proc_counts *ret)
 	const char *p = strrchr(buf, ')');
 	if (!p || p[1] != ' ' || !p[2])
 		return false;
-	/* Field 3 is the state; num_threads is field 20, vsize 23.  */
+	/* Field 3 is the state; num_threads is field 20, vsize 23,
+	   startstack 28.  */
 	char *end = (char *)p + 3;
-	for (int field = 4; field <= 23; field++) {
+	for (int field = 4; field <= 28; field++) {
 		const char *q = end;
-		unsigned long long v = (unsigned long long)strtoll(q, &end, 10);
+		unsigned long long v = strtoull(q, &end, 10);
 		if (end == q)
 			return false;
 		if (field == 20)
 			ret->threads = (long)v;
 		else if (field == 23)
 			ret->vsize = v;
+		else if (field == 28)
+			ret->startstack = v;
 	}
 	return true;
 }
@@ -694,7 +701,8 @@ static struct sg_error *stop_threads(struct sg_target *t, pid_t pid,
 		if (t->nthreads == from)
 			break;	/* nothing new: a zombie not reaped yet */
 	}
-	*counted = *counted && have_now && now.vsize == before->vsize;
+	*counted = *counted && have_now && now.vsize == before->vsize &&
+		   now.startstack == before->startstack;
 
 	size_t n = 0;
 	for (size_t i = 0; i < t->nthreads; i++)
