@@ -369,6 +369,20 @@ static void keep_runtimes(struct sg_target *t, struct sg_snapshot *s, struct sg_
 
 /* ---- the stacks, and what they point to ---- */
 
+/* Whether a thread's stack pointer is in no mapping of those parsed.  */
+static bool stale_maps(struct sg_target *t)
+{
+	for (size_t i = 0; i < t->nthreads; i++) {
+		const struct sg_thread *th = &t->threads[i];
+		if (!sg_regs_has(&th->regs, SG_REG_RSP))
+			continue;
+		uint64_t sp = th->regs.r[SG_REG_RSP];
+		if (sg_target_mapping_index(t, sp) < 0 && sg_target_mapping_index(t, sp - RED_ZONE) < 0)
+			return true;
+	}
+	return false;
+}
+
 /* The part of TH's stack a walk reads: from its stack pointer (less the
    red zone) to the end of its mapping, at most STACK_BYTES; false when
    there is none.  */
@@ -657,6 +671,12 @@ struct sg_error *sg_target_snapshot(struct sg_target *t, size_t stack_bytes)
 		return sg_error_create(SG_ERROR_USAGE, "only a stopped live process can be snapshot");
 	if (!t->mappings_parsed && !t->maps)
 		sg_error_destroy(sg_target_load_modules(t));
+	/* The maps were read before the stop.  A stack pointer in none of
+	   them means they changed since (an exec just before the stop, whose
+	   maps the attach read before it, and whose modules it dropped):
+	   read them again, still stopped, or no stack would be copied.  */
+	if (stale_maps(t))
+		sg_error_destroy(t->dwfl ? sg_target_refresh_modules(t) : sg_target_load_modules(t));
 	struct sg_snapshot *s = calloc(1, sizeof(*s));
 	if (!s)
 		return &sg_enomem;
