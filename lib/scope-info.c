@@ -358,26 +358,46 @@ struct sg_error *sg_info_scope(struct sg_session *s, const char *what, uint64_t 
 
 /* ---- the function a linespec names ---- */
 
-/* The first DIE under PARENT, in DIE order, that is a block of the
-   function NAME: its definition, or a call inlined from it.  */
-static bool first_instance(Dwarf_Die *parent, const char *name, int depth, Dwarf_Addr *ret)
+/* Whether the function block DIE is the one sought.  */
+typedef bool instance_match_fn(Dwarf_Die *die, const char *arg);
+
+/* The first DIE under PARENT, in DIE order, that is a block of a function
+   (its definition, or a call inlined from it) that MATCH accepts, with ARG;
+   its entry in *RET.  The walk goes into functions, blocks and
+   namespaces, and with IN_TYPES into classes and structures too.  */
+static bool find_instance(Dwarf_Die *parent, instance_match_fn *match, const char *arg,
+			  bool in_types, int depth, Dwarf_Addr *ret)
 {
 	Dwarf_Die child;
 	if (depth > MAX_DEPTH || dwarf_child(parent, &child) != 0)
 		return false;
 	do {
 		int tag = dwarf_tag(&child);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			const char *n = dwarf_diename(&child);
-			if (n && !strcmp(n, name) && scope_block_entry(&child, ret))
-				return true;
+		bool function = tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+		Dwarf_Addr entry;
+		if (function && scope_block_entry(&child, &entry) && match(&child, arg)) {
+			*ret = entry;
+			return true;
 		}
-		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		     tag == DW_TAG_lexical_block || tag == DW_TAG_namespace) &&
-		    first_instance(&child, name, depth + 1, ret))
+		if ((function || tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
+		     (in_types && (tag == DW_TAG_structure_type || tag == DW_TAG_class_type))) &&
+		    find_instance(&child, match, arg, in_types, depth + 1, ret))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
+}
+
+/* The DIE's name is NAME, exactly.  */
+static bool named(Dwarf_Die *die, const char *name)
+{
+	const char *n = dwarf_diename(die);
+	return n && !strcmp(n, name);
+}
+
+/* The first block under PARENT of the function NAME.  */
+static bool first_instance(Dwarf_Die *parent, const char *name, Dwarf_Addr *ret)
+{
+	return find_instance(parent, named, name, false, 0, ret);
 }
 
 /* Whether the first N bytes of CAND are SPEC, or end with "::" SPEC
@@ -416,33 +436,14 @@ static bool spec_matches(const char *cand, const char *spec)
 	return false;
 }
 
-/* The first function block under PARENT, in DIE order, whose gdb name
-   SPEC names (a qualified C++ name, a template, parameters).  */
-static bool qualified_instance(Dwarf_Die *parent, const char *spec, int depth, Dwarf_Addr *ret)
+/* The function gdb names as the linespec SPEC names (a qualified C++
+   name, a template, parameters).  */
+static bool spec_names(Dwarf_Die *die, const char *spec)
 {
-	Dwarf_Die child;
-	if (depth > MAX_DEPTH || dwarf_child(parent, &child) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&child);
-		Dwarf_Addr entry;
-		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) &&
-		    scope_block_entry(&child, &entry)) {
-			char *cand = scope_cplus_function_name(&child);
-			bool match = cand && spec_matches(cand, spec);
-			free(cand);
-			if (match) {
-				*ret = entry;
-				return true;
-			}
-		}
-		if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-		     tag == DW_TAG_lexical_block || tag == DW_TAG_namespace ||
-		     tag == DW_TAG_structure_type || tag == DW_TAG_class_type) &&
-		    qualified_instance(&child, spec, depth + 1, ret))
-			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
+	char *cand = scope_cplus_function_name(die);
+	bool match = cand && spec_matches(cand, spec);
+	free(cand);
+	return match;
 }
 
 /* The first block of a C++ function SPEC names in MOD's C++ units.  */
@@ -452,7 +453,7 @@ static bool qualified_function(struct sg_module *mod, const char *spec, uint64_t
 	Dwarf_Addr bias, a;
 	Dwarf_Die *cu = NULL;
 	while (dm && (cu = dwfl_module_nextcu(dm, cu, &bias)))
-		if (sg_die_is_cplus(cu) && qualified_instance(cu, spec, 0, &a)) {
+		if (sg_die_is_cplus(cu) && find_instance(cu, spec_names, spec, true, 0, &a)) {
 			*ret = a + bias;
 			return true;
 		}
@@ -471,13 +472,13 @@ struct sg_error *sg_scope_function(struct sg_target *t, const char *name, uint64
 		Dwarf_Addr bias, a;
 		/* The unit that defines it first, else any unit in order.  */
 		Dwarf_Die *cu = have_sym ? sg_frame_cudie(t, mod, sym.address, &bias) : NULL;
-		if (cu && first_instance(cu, name, 0, &a)) {
+		if (cu && first_instance(cu, name, &a)) {
 			*ret = a + bias;
 			return NULL;
 		}
 		cu = NULL;
 		while ((cu = dwfl_module_nextcu(dm, cu, &bias)))
-			if (first_instance(cu, name, 0, &a)) {
+			if (first_instance(cu, name, &a)) {
 				*ret = a + bias;
 				return NULL;
 			}
