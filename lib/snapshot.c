@@ -369,15 +369,20 @@ static void keep_runtimes(struct sg_target *t, struct sg_snapshot *s, struct sg_
 
 /* ---- the stacks, and what they point to ---- */
 
+/* The parsed mapping that holds the stack at SP: SP's, or the red zone's
+   below it.  */
+static bool stack_mapping(struct sg_target *t, uint64_t sp, struct sg_mapping *ret)
+{
+	return sg_target_mapping_at(t, sp, ret) || sg_target_mapping_at(t, sp - RED_ZONE, ret);
+}
+
 /* Whether a thread's stack pointer is in no mapping of those parsed.  */
 static bool stale_maps(struct sg_target *t)
 {
+	struct sg_mapping m;
 	for (size_t i = 0; i < t->nthreads; i++) {
 		const struct sg_thread *th = &t->threads[i];
-		if (!sg_regs_has(&th->regs, SG_REG_RSP))
-			continue;
-		uint64_t sp = th->regs.r[SG_REG_RSP];
-		if (sg_target_mapping_index(t, sp) < 0 && sg_target_mapping_index(t, sp - RED_ZONE) < 0)
+		if (sg_regs_has(&th->regs, SG_REG_RSP) && !stack_mapping(t, th->regs.r[SG_REG_RSP], &m))
 			return true;
 	}
 	return false;
@@ -393,7 +398,7 @@ static bool stack_range(struct sg_target *t, const struct sg_thread *th, size_t 
 		return false;
 	uint64_t sp = th->regs.r[SG_REG_RSP];
 	struct sg_mapping m;
-	if (!sg_target_mapping_at(t, sp, &m) && !sg_target_mapping_at(t, sp - RED_ZONE, &m))
+	if (!stack_mapping(t, sp, &m))
 		return false;	/* a wild stack pointer: nothing to walk */
 	*start_ret = sp < RED_ZONE || sp - RED_ZONE < m.start ? m.start : sp - RED_ZONE;
 	*end_ret = m.end > sp && m.end - sp > stack_bytes ? sp + stack_bytes : m.end;
